@@ -1,0 +1,13 @@
+"""Every command module registers its commands with the registry on import."""
+
+from . import (  # noqa: F401  (imported for their registrations)
+    inspect,
+    interact,
+    meta,
+    navigate,
+    read,
+    state,
+    tabs,
+    visual,
+    wait,
+)

@@ -1,0 +1,189 @@
+"""inspect: js, eval, attrs, css, is, count, console, network, dialogs, perf."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playwright.async_api import Error as PlaywrightError
+
+from ..errors import UsageError
+from ..registry import FILE, INT, TARGET, Arg, Flag, command
+from ..result import Outcome
+from ..translate import js_error
+
+T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
+DEFAULT_CSS = ("display", "visibility", "opacity", "position", "z-index", "width", "height",
+               "color", "background-color", "font-size", "font-weight", "cursor",
+               "pointer-events")
+
+
+def show_value(value) -> str:
+    if value is None:
+        return "undefined"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, indent=None)
+
+
+async def run_js(page, code: str):
+    """Evaluate code as an expression (await allowed), or else as a function body."""
+    code = code.strip().rstrip(";") if "\n" not in code.strip() else code
+    try:
+        return await page.evaluate(f"async () => {{ return ({code}\n); }}")
+    except PlaywrightError as exc:
+        if "SyntaxError" not in str(exc):
+            raise js_error(exc) from None
+    try:
+        return await page.evaluate(f"async () => {{ {code}\n}}")
+    except PlaywrightError as exc:
+        raise js_error(exc) from None
+
+
+@command("js", "inspect", "Evaluate JavaScript in the page and print the value.",
+         args=(Arg("code", "an expression (`await` allowed) or statements with `return`",
+                   raw=True),),
+         aliases=("eval-js",),
+         details="The rest of the line is the code, quotes and all. Values come back as "
+                 "JSON. js does not settle or diff: follow it with `snapshot -D` to see "
+                 "what it changed.",
+         examples=("js document.title", "js document.querySelectorAll('a').length",
+                   "js await fetch('/api/messages').then(r => r.json())"))
+async def js(ctx, a) -> Outcome:
+    value = await run_js(ctx.page, a.code)
+    return Outcome(show_value(value), {"value": value})
+
+
+@command("eval", "inspect", "Run a JavaScript file in the page and print the value.",
+         args=(Arg("file", "path to a .js file (an expression or statements with return)",
+                   kind=FILE),),
+         examples=("eval scripts/collect.js",))
+async def eval_(ctx, a) -> Outcome:
+    path = Path(a.file).expanduser()
+    if not path.is_file():
+        raise UsageError(f"no such file: {path} (paths are relative to {Path.cwd()})")
+    value = await run_js(ctx.page, path.read_text(encoding="utf-8"))
+    return Outcome(show_value(value), {"value": value})
+
+
+@command("attrs", "inspect", "Print an element's HTML attributes.", args=(T,))
+async def attrs(ctx, a) -> Outcome:
+    locator = await ctx.one(a.target)
+    found = await locator.evaluate(
+        "el => Object.fromEntries([...el.attributes].map(x => [x.name, x.value]))")
+    lines = [f"{k}={json.dumps(v)}" for k, v in found.items()]
+    return Outcome("\n".join(lines) or "(no attributes)", {"attrs": found})
+
+
+@command("css", "inspect", "Print an element's computed styles (a useful set, or those named).",
+         args=(T, Arg("properties", "CSS properties, e.g. color display", variadic=True,
+                      optional=True)),
+         examples=("css @e3", "css @e3 color z-index"))
+async def css(ctx, a) -> Outcome:
+    locator = await ctx.one(a.target)
+    props = a.properties or list(DEFAULT_CSS)
+    found = await locator.evaluate(
+        "(el, props) => { const s = getComputedStyle(el); "
+        "return Object.fromEntries(props.map(p => [p, s.getPropertyValue(p)])); }", props)
+    return Outcome("\n".join(f"{k}: {v}" for k, v in found.items()), {"css": found})
+
+
+@command("is", "inspect", "Answer true or false: is an element visible, enabled or checked?",
+         args=(Arg("state", "what to ask", choices=("visible", "enabled", "checked")), T),
+         examples=("is visible @e4", "is checked '#terms'"))
+async def is_(ctx, a) -> Outcome:
+    locator = await ctx.locate(a.target)
+    if a.state == "visible":
+        count = await locator.count()
+        value = count == 1 and await locator.is_visible()
+        if count > 1:
+            value = await locator.first.is_visible()
+    else:
+        locator = await ctx.one(a.target)
+        ask = locator.is_enabled if a.state == "enabled" else locator.is_checked
+        try:
+            value = await ask(timeout=ctx.timeout)
+        except PlaywrightError as exc:
+            raise UsageError(f"{ctx.describe(a.target)} cannot be {a.state}: "
+                             f"{str(exc).splitlines()[0]}") from None
+    return Outcome("true" if value else "false", {"value": bool(value)})
+
+
+@command("count", "inspect", "Count the elements a selector matches.",
+         args=(Arg("selector", "a CSS selector", kind=TARGET),), examples=("count 'tr.row'",))
+async def count(ctx, a) -> Outcome:
+    locator = await ctx.locate(a.selector)
+    n = await locator.count()
+    return Outcome(str(n), {"count": n})
+
+
+def _last(items: list, n: int | None) -> list:
+    return items[-n:] if n else items
+
+
+@command("console", "inspect", "Show console messages and uncaught errors of the session.",
+         flags=(Flag("--errors", "-e", "only errors and uncaught exceptions"),
+                Flag("--last", "-n", "only the last N", value="N", kind=INT),
+                Flag("--clear", help="empty the buffer after showing it")))
+async def console(ctx, a) -> Outcome:
+    buf = ctx.session.buffers.console
+    rows = [e for e in buf if not a.errors or e.level in ("error", "pageerror")]
+    rows = _last(rows, a.last)
+    if a.clear:
+        buf.clear()
+    lines = [f"[{e.level}] {e.text}  (tab {e.tab})" for e in rows]
+    return Outcome("\n".join(lines) or "(no console messages)",
+                   {"messages": [e.to_json() for e in rows], "dropped": buf.dropped})
+
+
+@command("network", "inspect", "Show the session's network requests.",
+         flags=(Flag("--failed", help="only failed requests and HTTP errors"),
+                Flag("--filter", "-f", "only URLs containing TEXT", value="TEXT"),
+                Flag("--last", "-n", "only the last N", value="N", kind=INT),
+                Flag("--clear", help="empty the buffer after showing it")),
+         aliases=("requests",))
+async def network(ctx, a) -> Outcome:
+    buf = ctx.session.buffers.network
+    rows = [e for e in buf
+            if (not a.failed or e.failure or (e.status or 0) >= 400)
+            and (not a.filter or a.filter in e.url)]
+    rows = _last(rows, a.last)
+    if a.clear:
+        buf.clear()
+    lines = []
+    for e in rows:
+        status = e.failure or (str(e.status) if e.status is not None else "…")
+        ms = f"{e.ms:.0f}ms" if e.ms is not None else "pending"
+        lines.append(f"{e.method} {status} {ms} {e.resource} {e.url}")
+    return Outcome("\n".join(lines) or "(no requests)",
+                   {"requests": [e.to_json() for e in rows], "dropped": buf.dropped})
+
+
+@command("dialogs", "inspect", "Show the dialogs (alert, confirm, prompt) pages have opened.")
+async def dialogs(ctx, a) -> Outcome:
+    rows = list(ctx.session.buffers.dialogs)
+    lines = [f"{d.type} \"{d.message}\" -> {d.answer or 'OPEN'}  (tab {d.tab})" for d in rows]
+    return Outcome("\n".join(lines) or "(no dialogs)", {"dialogs": [d.to_json() for d in rows]})
+
+
+PERF_JS = """() => {
+  const n = performance.getEntriesByType('navigation')[0];
+  const paint = Object.fromEntries(performance.getEntriesByType('paint')
+    .map(p => [p.name, Math.round(p.startTime)]));
+  const res = performance.getEntriesByType('resource');
+  if (!n) return null;
+  return {ttfb_ms: Math.round(n.responseStart - n.requestStart),
+          dom_content_loaded_ms: Math.round(n.domContentLoadedEventEnd),
+          load_ms: Math.round(n.loadEventEnd), first_paint_ms: paint['first-paint'] ?? null,
+          first_contentful_paint_ms: paint['first-contentful-paint'] ?? null,
+          transfer_bytes: n.transferSize + res.reduce((s, r) => s + (r.transferSize || 0), 0),
+          resources: res.length, dom_nodes: document.getElementsByTagName('*').length};
+}"""
+
+
+@command("perf", "inspect", "Show the page's load timings and size.")
+async def perf(ctx, a) -> Outcome:
+    found = await ctx.page.evaluate(PERF_JS)
+    if not found:
+        return Outcome("no navigation timing for this page (about:blank?)", {})
+    return Outcome("\n".join(f"{k}: {v}" for k, v in found.items()), {"perf": found})

@@ -1,0 +1,175 @@
+"""interact: click, dblclick, fill, type, press, hover, focus, check, uncheck, select,
+upload, drag, scroll."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import UsageError
+from ..registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
+from ..result import Outcome
+
+T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
+
+
+@command("click", "interact", "Click an element.", args=(T,), mutates=True,
+         flags=(Flag("--right", help="right-click"),
+                Flag("--modifiers", help="keys held, e.g. Shift or Control+Shift",
+                     value="KEYS")),
+         examples=("click @e6", "click 'button[type=submit]'"))
+async def click(ctx, a) -> Outcome:
+    mods = a.modifiers.split("+") if a.modifiers else None
+    await ctx.on(a.target, lambda loc: loc.click(
+        timeout=ctx.timeout, button="right" if a.right else "left", modifiers=mods))
+    return Outcome(f"clicked {ctx.describe(a.target)}")
+
+
+@command("dblclick", "interact", "Double-click an element.", args=(T,), mutates=True)
+async def dblclick(ctx, a) -> Outcome:
+    await ctx.on(a.target, lambda loc: loc.dblclick(timeout=ctx.timeout))
+    return Outcome(f"double-clicked {ctx.describe(a.target)}")
+
+
+@command("fill", "interact", "Replace the text of a field (input, textarea, contenteditable).",
+         args=(T, Arg("text", "the new value; quote it if it has spaces")), mutates=True,
+         examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"))
+async def fill(ctx, a) -> Outcome:
+    await ctx.on(a.target, lambda loc: loc.fill(a.text, timeout=ctx.timeout))
+    return Outcome(f"filled {ctx.describe(a.target)}")
+
+
+@command("type", "interact", "Type text key by key into an element (fires key events).",
+         args=(T, Arg("text", "what to type")), mutates=True,
+         flags=(Flag("--delay", help="milliseconds between keys", value="MS", kind="int"),),
+         details="Unlike fill, type appends and triggers keydown/keyup for every character.",
+         examples=('type @e9 "hello"',))
+async def type_(ctx, a) -> Outcome:
+    await ctx.on(a.target, lambda loc: loc.press_sequentially(
+        a.text, delay=a.delay or 0, timeout=ctx.timeout))
+    return Outcome(f"typed {len(a.text)} characters into {ctx.describe(a.target)}")
+
+
+@command("press", "interact", "Press a key or chord, on an element or the focused one.",
+         args=(Arg("key", "Enter, Tab, Escape, ArrowDown, Control+a ...", kind=KEY),
+               Arg("target", "where to press it (default: the focused element)", kind=TARGET,
+                   optional=True)),
+         mutates=True, examples=("press Enter", "press Control+a @e4"))
+async def press(ctx, a) -> Outcome:
+    try:
+        if a.target:
+            await ctx.on(a.target, lambda loc: loc.press(a.key, timeout=ctx.timeout))
+        else:
+            await ctx.page.keyboard.press(a.key)
+    except Exception as exc:
+        if "Unknown key" in str(exc):
+            raise UsageError(f"unknown key '{a.key}': use names like Enter, Tab, Escape, "
+                             "ArrowDown, a, Control+a") from None
+        raise
+    return Outcome(f"pressed {a.key}" + (f" on {ctx.describe(a.target)}" if a.target else ""))
+
+
+@command("hover", "interact", "Move the mouse over an element.", args=(T,), mutates=True)
+async def hover(ctx, a) -> Outcome:
+    await ctx.on(a.target, lambda loc: loc.hover(timeout=ctx.timeout))
+    return Outcome(f"hovering {ctx.describe(a.target)}")
+
+
+@command("focus", "interact", "Give an element the keyboard focus.", args=(T,), mutates=True)
+async def focus(ctx, a) -> Outcome:
+    await ctx.on(a.target, lambda loc: loc.focus(timeout=ctx.timeout))
+    return Outcome(f"focused {ctx.describe(a.target)}")
+
+
+@command("check", "interact", "Tick a checkbox or choose a radio button.", args=(T,),
+         mutates=True)
+async def check(ctx, a) -> Outcome:
+    await ctx.on(a.target, lambda loc: loc.check(timeout=ctx.timeout))
+    return Outcome(f"checked {ctx.describe(a.target)}")
+
+
+@command("uncheck", "interact", "Untick a checkbox.", args=(T,), mutates=True)
+async def uncheck(ctx, a) -> Outcome:
+    await ctx.on(a.target, lambda loc: loc.uncheck(timeout=ctx.timeout))
+    return Outcome(f"unchecked {ctx.describe(a.target)}")
+
+
+@command("select", "interact", "Choose option(s) of a <select> by value or label.",
+         args=(T, Arg("values", "option values or labels", variadic=True)), mutates=True,
+         examples=("select @e8 Green", 'select "#size" S M'))
+async def select(ctx, a) -> Outcome:
+    async def choose(loc):
+        try:
+            return await loc.select_option(a.values, timeout=ctx.timeout)
+        except Exception:
+            return await loc.select_option(label=a.values, timeout=ctx.timeout)
+    chosen = await ctx.on(a.target, choose)
+    return Outcome(f"selected {', '.join(chosen)} in {ctx.describe(a.target)}",
+                   {"selected": chosen})
+
+
+@command("upload", "interact", "Attach files to a file input (or to an open file chooser).",
+         args=(Arg("target", "the file input, or the button that opens the chooser; omit it "
+                   "to answer an open file chooser", kind=TARGET),
+               Arg("files", "paths of the files", kind=FILE, variadic=True, optional=True)),
+         mutates=True, examples=("upload @e12 report.pdf", "upload ./a.png ./b.png"))
+async def upload(ctx, a) -> Outcome:
+    words = [a.target, *a.files]
+    chooser = ctx.tab.file_chooser
+    target = None if chooser is not None and Path(words[0]).exists() else words.pop(0)
+    if not words:
+        raise UsageError("upload needs at least one file: upload TARGET FILE...")
+    paths = [Path(w).expanduser() for w in words]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise UsageError(f"no such file: {', '.join(missing)} (paths are relative to "
+                         f"{Path.cwd()})")
+    if target is None:
+        await chooser.set_files(paths)
+        ctx.tab.file_chooser = None
+        where = "the open file chooser"
+    else:
+        async def attach(loc):
+            is_input = await loc.evaluate("el => el.tagName === 'INPUT' && el.type === 'file'")
+            if is_input:
+                return await loc.set_input_files(paths, timeout=ctx.timeout)
+            async with ctx.page.expect_file_chooser(timeout=ctx.timeout) as info:
+                await loc.click(timeout=ctx.timeout)
+            await (await info.value).set_files(paths)
+            ctx.tab.file_chooser = None
+        await ctx.on(target, attach)
+        where = ctx.describe(target)
+    names = ", ".join(p.name for p in paths)
+    return Outcome(f"attached {names} to {where}", {"files": [str(p) for p in paths]})
+
+
+@command("drag", "interact", "Drag one element onto another.",
+         args=(Arg("source", "what to drag", kind=TARGET),
+               Arg("destination", "where to drop it", kind=TARGET)), mutates=True,
+         examples=("drag @e4 @e9",))
+async def drag(ctx, a) -> Outcome:
+    destination = await ctx.locate(a.destination)
+    await ctx.on(a.source, lambda loc: loc.drag_to(destination, timeout=ctx.timeout))
+    return Outcome(f"dragged {ctx.describe(a.source)} onto {ctx.describe(a.destination)}")
+
+
+@command("scroll", "interact", "Scroll the page up or down, or scroll an element into view.",
+         args=(Arg("where", "up, down, top, bottom, or a target to bring into view",
+                   kind=TEXT, optional=True),),
+         flags=(Flag("--by", help="pixels for up/down (default: most of a screen)",
+                     value="PX", kind="int"),),
+         mutates=True, examples=("scroll down", "scroll @e40", "scroll up --by 200"))
+async def scroll(ctx, a) -> Outcome:
+    where = (a.where or "down").lower()
+    if where in ("up", "down"):
+        amount = a.by or int((ctx.page.viewport_size or {"height": 800})["height"] * 0.8)
+        await ctx.page.mouse.wheel(0, amount if where == "down" else -amount)
+    elif where in ("top", "bottom"):
+        y = "0" if where == "top" else "document.documentElement.scrollHeight"
+        await ctx.page.evaluate(f"window.scrollTo(0, {y})")
+    else:
+        await ctx.on(a.where, lambda loc: loc.scroll_into_view_if_needed(timeout=ctx.timeout))
+        return Outcome(f"scrolled {ctx.describe(a.where)} into view")
+    await ctx.page.wait_for_timeout(50)  # wheel scrolling is asynchronous
+    y = await ctx.page.evaluate("Math.round(window.scrollY)")
+    return Outcome(f"scrolled {where}, now at y={y}", {"scroll_y": y})
+

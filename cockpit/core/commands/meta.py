@@ -1,0 +1,78 @@
+"""meta: chain, help, status."""
+
+from __future__ import annotations
+
+import shlex
+
+from ..errors import CommandError, UsageError
+from ..registry import COMMAND, Arg, command
+from ..result import Outcome
+
+
+def split_chain(words: list[str]) -> list[str]:
+    """`chain a x ; b y` or `chain "a x" "b y"` -> ["a x", "b y"]."""
+    if ";" in words:
+        lines, current = [], []
+        for word in words + [";"]:
+            if word == ";":
+                if current:
+                    lines.append(shlex.join(current))
+                current = []
+            else:
+                current.append(word)
+        return lines
+    return [w for w in words if w.strip()]
+
+
+@command("chain", "meta", "Run several commands in a row; stop at the first that fails.",
+         args=(Arg("commands", "quoted command lines, or commands separated by ' ; '",
+                   kind=COMMAND, variadic=True),),
+         details="The chain runs as one step: nothing else runs in between. Its data has "
+                 "every step's result.",
+         examples=('chain "goto localhost:8000" "snapshot -i"',
+                   "chain fill @e4 jane@example.com ; fill @e5 secret ; click @e6"))
+async def chain(ctx, a) -> Outcome:
+    from ..execute import execute
+    from ..parser import parse
+    lines = split_chain(a.commands)
+    invocations = [parse(line, ctx.session.registry) for line in lines]  # all parse first
+    if any(inv.spec.name == "chain" for inv in invocations):
+        raise UsageError("a chain cannot contain another chain")
+    steps, outputs = [], []
+    for n, inv in enumerate(invocations, 1):
+        result = await execute(ctx.session, inv, ctx.source)
+        steps.append(result.to_json())
+        if not result.ok:
+            outputs.append(f"[{n}/{len(lines)}] {inv.line}: error: {result.error}")
+            raise CommandError(f"chain stopped at step {n} of {len(lines)} (`{inv.line}`): "
+                               f"{result.error}", data={"steps": steps, "failed_step": n})
+        outputs.append(f"[{n}/{len(lines)}] {inv.line}\n{result.output}".rstrip())
+    return Outcome("\n".join(outputs), {"steps": steps})
+
+
+@command("help", "meta", "List the commands, or show one command in full.",
+         args=(Arg("name", "a command", kind=COMMAND, optional=True),),
+         aliases=("?",), examples=("help", "help snapshot"))
+async def help_(ctx, a) -> Outcome:
+    registry = ctx.session.registry
+    if a.name is None:
+        return Outcome(registry.overview(), registry.describe())
+    spec = registry.get(a.name)
+    if spec is None:
+        from ..parser import suggest
+        raise UsageError(suggest(a.name, registry))
+    return Outcome(spec.help_text(), spec.describe())
+
+
+@command("status", "meta", "Show the session: browser, tabs, modal state, counters.")
+async def status(ctx, a) -> Outcome:
+    s = ctx.session.status()
+    active = s["active"] or {}
+    lines = [f"session {s['session']}: {s['browser']}",
+             f"tabs: {s['tabs']}, active: {active.get('index')} {active.get('url', '')}",
+             f"commands run: {s['commands_run']}, up {s['uptime_s']} s",
+             f"profile: {s['profile']}", f"files: {s['files']}"]
+    if active.get("dialog"):
+        d = active["dialog"]
+        lines.append(f"a {d['type']} dialog is open: \"{d['message']}\"")
+    return Outcome("\n".join(lines), s)

@@ -1,0 +1,115 @@
+"""navigate: goto, back, forward, reload, url, title."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin, urlsplit
+
+from playwright.async_api import Error as PlaywrightError
+
+from ..errors import CommandError, UsageError
+from ..registry import URL, Arg, command
+from ..result import Outcome
+from ..settle import LOAD_CAP_S
+from ..translate import navigation_error
+
+NAVIGATION_TIMEOUT_MS = 30_000
+SCHEMES = ("http", "https", "file", "about", "data", "chrome", "view-source")
+
+
+def normalize_url(text: str, current: str = "") -> str:
+    """`example.com` -> https://example.com, `localhost:8000` -> http://..., `/x` -> same site."""
+    text = text.strip()
+    if not text:
+        raise UsageError("goto needs a URL, e.g. goto https://example.com")
+    if text.startswith(("/", "./", "../", "?", "#")) and current.startswith("http"):
+        return urljoin(current, text)
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", text) and not re.match(r"^[\w.-]+:\d+", text):
+        scheme = text.split(":", 1)[0].lower()
+        if scheme not in SCHEMES:
+            raise UsageError(f"`{text}` has an unsupported scheme '{scheme}:': use http(s)://, "
+                             "file:// or about:blank")
+        if scheme in ("http", "https") and not urlsplit(text).hostname:
+            raise UsageError(f"`{text}` is not a valid URL (no host): write it like "
+                             "https://example.com/path")
+        return text
+    host = re.split(r"[/:?#]", text, maxsplit=1)[0]
+    if not re.fullmatch(r"[A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]", host) or (
+            "." not in host and host != "localhost"):
+        raise UsageError(f"`{text}` is not a valid URL: write it like https://example.com")
+    local = host == "localhost" or re.fullmatch(r"[\d.]+", host)
+    return ("http://" if local else "https://") + text
+
+
+async def wait_loaded(page, url: str) -> None:
+    try:
+        await page.wait_for_load_state("load", timeout=LOAD_CAP_S * 1000)
+    except PlaywrightError:
+        raise CommandError(f"{url} started loading but did not finish within "
+                           f"{LOAD_CAP_S:.0f} s: `wait --load` to keep waiting, or go "
+                           "elsewhere; the session is fine") from None
+
+
+@command("goto", "navigate", "Open a URL in the active tab and wait for it to load.",
+         args=(Arg("url", "https://..., example.com, localhost:8000 or /path on this site",
+                   kind=URL),),
+         aliases=("open", "navigate"), mutates=True,
+         details="A URL without a scheme gets https:// (http:// for localhost and IPs); a "
+                 "path starting with / is resolved against the current page.",
+         examples=("goto https://example.com", "goto localhost:8000/login"))
+async def goto(ctx, a) -> Outcome:
+    url = normalize_url(a.url, ctx.page.url)
+    try:
+        response = await ctx.page.goto(url, wait_until="commit",
+                                       timeout=NAVIGATION_TIMEOUT_MS)
+    except PlaywrightError as exc:
+        raise navigation_error(exc, url) from None
+    await wait_loaded(ctx.page, url)
+    status = response.status if response else None
+    title = await ctx.page.title()
+    text = f"opened {ctx.page.url}" + (f" ({status})" if status and status >= 400 else "")
+    return Outcome(f"{text} - {title}" if title else text,
+                   {"url": ctx.page.url, "status": status, "title": title})
+
+
+async def _history(ctx, forward: bool) -> Outcome:
+    move = ctx.page.go_forward if forward else ctx.page.go_back
+    try:
+        response = await move(wait_until="commit", timeout=NAVIGATION_TIMEOUT_MS)
+    except PlaywrightError as exc:
+        raise navigation_error(exc, "the previous page") from None
+    if response is None and not forward and ctx.page.url == "about:blank":
+        raise CommandError("there is no earlier page in this tab's history")
+    await wait_loaded(ctx.page, ctx.page.url)
+    return Outcome(f"now at {ctx.page.url}", {"url": ctx.page.url})
+
+
+@command("back", "navigate", "Go back one page in the tab's history.", mutates=True)
+async def back(ctx, a) -> Outcome:
+    return await _history(ctx, forward=False)
+
+
+@command("forward", "navigate", "Go forward one page in the tab's history.", mutates=True)
+async def forward(ctx, a) -> Outcome:
+    return await _history(ctx, forward=True)
+
+
+@command("reload", "navigate", "Reload the active tab.", mutates=True)
+async def reload(ctx, a) -> Outcome:
+    try:
+        await ctx.page.reload(wait_until="commit", timeout=NAVIGATION_TIMEOUT_MS)
+    except PlaywrightError as exc:
+        raise navigation_error(exc, ctx.page.url) from None
+    await wait_loaded(ctx.page, ctx.page.url)
+    return Outcome(f"reloaded {ctx.page.url}", {"url": ctx.page.url})
+
+
+@command("url", "navigate", "Print the active tab's URL.")
+async def url(ctx, a) -> Outcome:
+    return Outcome(ctx.page.url, {"url": ctx.page.url})
+
+
+@command("title", "navigate", "Print the active tab's title.")
+async def title(ctx, a) -> Outcome:
+    text = await ctx.page.title()
+    return Outcome(text, {"title": text})

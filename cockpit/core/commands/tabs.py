@@ -1,0 +1,56 @@
+"""tabs: list, switch, open and close."""
+
+from __future__ import annotations
+
+from ..registry import INT, URL, Arg, command
+from ..result import Outcome
+from .navigate import goto as goto_handler
+
+
+def _line(tab) -> str:
+    mark = "*" if tab.session.active is tab else " "
+    state = " (loading)" if tab.loading else ""
+    state += " [dialog open]" if tab.dialog else ""
+    return f"{mark}{tab.index} {tab.title or '(untitled)'} - {tab.url}{state}"
+
+
+@command("tabs", "tabs", "List the open tabs; * marks the active one.")
+async def tabs(ctx, a) -> Outcome:
+    rows = ctx.session.tabs
+    return Outcome("\n".join(_line(t) for t in rows), {"tabs": [t.info() for t in rows]})
+
+
+@command("tab", "tabs", "Switch to tab N (numbered from 1, as `tabs` shows).",
+         args=(Arg("n", "the tab's number", kind=INT),), examples=("tab 2",))
+async def tab(ctx, a) -> Outcome:
+    target = ctx.session.tab_at(a.n)
+    await ctx.session.switch_to(target)
+    return Outcome(f"now on tab {target.index}: {target.title or '(untitled)'} - {target.url}",
+                   {"tab": target.info()})
+
+
+@command("newtab", "tabs", "Open a new tab (optionally at a URL) and switch to it.",
+         args=(Arg("url", "what to open (default: about:blank)", kind=URL, optional=True),),
+         mutates=True, examples=("newtab", "newtab example.com"))
+async def newtab(ctx, a) -> Outcome:
+    new = await ctx.session.new_tab()
+    await ctx.session.switch_to(new)
+    if a.url:
+        ctx.tab = new
+        await goto_handler(ctx, a)
+    return Outcome(f"opened tab {new.index}: {new.url}", {"tab": new.info()})
+
+
+@command("closetab", "tabs", "Close tab N (default: the active one).",
+         args=(Arg("n", "the tab's number", kind=INT, optional=True),), mutates=True)
+async def closetab(ctx, a) -> Outcome:
+    session = ctx.session
+    target = session.tab_at(a.n) if a.n is not None else ctx.tab
+    index = target.index
+    await target.page.close(run_before_unload=False)
+    session.tab_closed(target)  # the close event may arrive later; the list must be right now
+    if not session.tabs:
+        await session.switch_to(await session.new_tab())
+    active = await session.ensure_tab()
+    return Outcome(f"closed tab {index}; now on tab {active.index}: {active.url}",
+                   {"closed": index, "tab": active.info()})

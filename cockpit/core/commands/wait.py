@@ -1,0 +1,69 @@
+"""wait: for text, an element, a URL, a load state, or some time."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import Error as PlaywrightError
+
+from ..errors import CommandError, UsageError
+from ..registry import INT, TARGET, Arg, Flag, command
+from ..result import Outcome
+
+@command("wait", "interact", "Wait until something is true (every condition given).",
+         args=(Arg("target", "an element to wait for (same as --selector)", kind=TARGET,
+                   optional=True),),
+         flags=(Flag("--text", help="text that must appear on the page", value="TEXT"),
+                Flag("--gone", help="text that must disappear", value="TEXT"),
+                Flag("--url", help="URL the tab must reach (glob * or /regex/)", value="URL"),
+                Flag("--selector", help="a selector or @ref that must be visible",
+                     value="SEL"),
+                Flag("--load", help="the page's load event"),
+                Flag("--idle", help="no network traffic for 500 ms (networkidle)"),
+                Flag("--ms", help="just wait this many milliseconds", value="MS", kind=INT),
+                Flag("--timeout", help="give up after MS (default 10000)", value="MS",
+                     kind=INT, default=10_000)),
+         mutates=True,
+         examples=('wait --text "Welcome"', "wait --url '**/inbox'", "wait --ms 500",
+                   "wait @e5"))
+async def wait(ctx, a) -> Outcome:
+    page, timeout = ctx.page, a.timeout
+    selector = a.selector or a.target
+    if not any([a.text, a.gone, a.url, selector, a.load, a.idle, a.ms is not None]):
+        raise UsageError("wait needs a condition: --text, --gone, --url, --selector (or a "
+                         "target), --load, --idle or --ms; e.g. wait --text \"Done\"")
+    done: list[str] = []
+    try:
+        if a.ms is not None:
+            if not 0 <= a.ms <= 600_000:
+                raise UsageError("wait --ms takes 0 to 600000 milliseconds")
+            await page.wait_for_timeout(a.ms)
+            done.append(f"{a.ms} ms")
+        for state, wanted in (("load", a.load), ("networkidle", a.idle)):
+            if wanted:
+                await page.wait_for_load_state(state, timeout=timeout)
+                done.append(state)
+        if a.url:
+            pattern = re.compile(a.url[1:-1]) if len(a.url) > 2 and a.url[0] == a.url[-1] \
+                == "/" else a.url
+            await page.wait_for_url(pattern, timeout=timeout, wait_until="commit")
+            done.append(f"URL {page.url}")
+        if selector:
+            locator = await ctx.locate(selector)
+            await locator.first.wait_for(state="visible", timeout=timeout)
+            done.append(f"{ctx.describe(selector)} visible")
+        if a.text:
+            await page.get_by_text(a.text).first.wait_for(state="visible", timeout=timeout)
+            done.append(f"text \"{a.text}\"")
+        if a.gone:
+            await page.get_by_text(a.gone).first.wait_for(state="hidden", timeout=timeout)
+            done.append(f"text \"{a.gone}\" gone")
+    except PlaywrightError as exc:
+        if "Timeout" not in str(exc):
+            raise
+        missing = {"text": a.text, "gone": a.gone, "url": a.url, "selector": selector}
+        waited = ", ".join(f"--{k} {v}" for k, v in missing.items() if v) or "the load"
+        raise CommandError(f"timed out after {timeout} ms waiting for {waited}"
+                           + (f" (done: {', '.join(done)})" if done else "")
+                           + ": check the page with `snapshot -i`, or raise --timeout") from None
+    return Outcome("waited for " + ", ".join(done))

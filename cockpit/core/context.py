@@ -1,0 +1,65 @@
+"""What a command handler gets: the session, the active tab, and helpers to act safely."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, TypeVar
+
+from playwright.async_api import Error as PlaywrightError
+
+from .targets import as_ref, resolve
+from .translate import action_error
+
+if TYPE_CHECKING:
+    from .session import Session
+    from .tab import Tab
+
+T = TypeVar("T")
+
+
+@dataclass
+class Context:
+    session: Session
+    tab: Tab
+    source: str = "human"
+    notes: list[str] = field(default_factory=list)  # extra lines for the result's text
+
+    @property
+    def page(self):
+        return self.tab.page
+
+    @property
+    def timeout(self) -> float:
+        """Action timeout in milliseconds."""
+        return self.session.action_timeout * 1000
+
+    def describe(self, target: str) -> str:
+        ref = as_ref(target)
+        if ref and self.tab.snapshot:
+            return self.tab.snapshot.describe(ref)
+        return f"@{ref}" if ref else f"`{target}`"
+
+    async def locate(self, target: str):
+        return await resolve(self.tab, target)
+
+    async def on(self, target: str, action: Callable[[Any], Awaitable[T]]) -> T:
+        """Run `action(locator)` on the target, translating Playwright's errors."""
+        locator = await self.locate(target)
+        try:
+            return await action(locator)
+        except PlaywrightError as exc:
+            raise await action_error(exc, self.describe(target), locator) from None
+
+    async def one(self, target: str):
+        """The target's locator, refusing selectors that match several elements."""
+        locator = await self.locate(target)
+        count = await locator.count()
+        if count == 0:
+            from .errors import CommandError
+            raise CommandError(f"{self.describe(target)}: nothing matches on the page: check "
+                               "the selector, or take a new snapshot")
+        if count > 1:
+            from .errors import CommandError
+            raise CommandError(f"{self.describe(target)} matched {count} elements: use a ref "
+                               "from `snapshot -i` or a more specific selector")
+        return locator

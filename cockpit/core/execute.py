@@ -1,0 +1,141 @@
+"""Running one parsed command: modal checks, the action, settling, and the ref-keyed diff."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from playwright.async_api import Error as PlaywrightError
+
+from .context import Context
+from .diff import SHOWN_IN_TEXT, diff
+from .errors import CommandError, ModalStateError
+from .parser import Invocation, parse
+from .result import Outcome, Result
+from .settle import settle
+from .translate import first_line
+
+if TYPE_CHECKING:
+    from .session import Session
+    from .tab import Tab
+
+# Commands that still run while a dialog blocks the page: they do not touch its scripts.
+MODAL_SAFE = frozenset({"dialog", "dialogs", "help", "status", "tabs", "tab", "newtab",
+                        "closetab", "console", "network", "url"})
+
+
+async def execute_line(session: Session, line: str, source: str) -> Result:
+    try:
+        inv = parse(line, session.registry)
+    except CommandError as exc:
+        return _failure(line, exc, source)
+    return await execute(session, inv, source)
+
+
+async def execute(session: Session, inv: Invocation, source: str) -> Result:
+    """Run an invocation and turn whatever happens into a Result (never raises)."""
+    try:
+        outcome = await _run(session, inv, source)
+        return Result(inv.line, True, outcome.output, None, 0.0, outcome.data, source=source)
+    except CommandError as exc:
+        return _failure(inv.line, exc, source)
+    except PlaywrightError as exc:
+        return _failure(inv.line, CommandError(f"{inv.spec.name}: {first_line(exc)}"), source)
+    except Exception as exc:  # a bug of ours must not end the session
+        err = CommandError(f"internal error in `{inv.spec.name}`: {type(exc).__name__}: "
+                           f"{exc} (the session goes on; please report this)")
+        return _failure(inv.line, err, source)
+
+
+def _failure(line: str, exc: CommandError, source: str) -> Result:
+    return Result(line, False, "", exc.message, 0.0, exc.data, exc.exit_code, source)
+
+
+async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
+    tab = await session.ensure_tab()
+    spec = inv.spec
+    if tab.dialog is not None and spec.name not in MODAL_SAFE:
+        d = tab.dialog_entry
+        raise ModalStateError(
+            f"a {d.type} dialog is open on tab {tab.index} (\"{d.message}\"): answer it with "
+            "`dialog accept [TEXT]` or `dialog dismiss` first", data={"dialog": d.to_json()})
+    ctx = Context(session, tab, source)
+    if not spec.mutates:
+        outcome = await _until_modal(tab, spec.handler(ctx, inv))
+        return _as_outcome(outcome)
+    if tab.snapshot is None and tab.dialog is None:
+        await _snapshot_quietly(tab)
+    tabs_before = list(session.tabs)
+    watch = tab.watch()
+    try:
+        outcome = _as_outcome(await _until_modal(tab, spec.handler(ctx, inv)))
+        if tab.dialog is not None:
+            return outcome  # the page is blocked: no settling, no snapshot until answered
+        note = await settle(tab.page, watch)
+    finally:
+        tab.unwatch(watch)
+    if note:
+        ctx.notes.append(f"note: {note}")
+    return await _with_diff(session, ctx, outcome, tabs_before)
+
+
+async def _until_modal(tab: Tab, work) -> object:
+    """Await the handler, unless a dialog opens first: then report it and leave the action
+    pending (it finishes when the dialog is answered)."""
+    task = asyncio.ensure_future(work)
+    modal = tab.modal_opened()
+    try:
+        done, _ = await asyncio.wait({task, modal}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        tab.forget_modal_waiter(modal)
+    if task in done:
+        modal.cancel()
+        return task.result()
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())  # no "never retrieved"
+    tab.blocked_action = task
+    d = tab.dialog_entry
+    return Outcome(f"a {d.type} dialog opened: \"{d.message}\"; answer it with `dialog accept"
+                   f"{' TEXT' if d.type == 'prompt' else ''}` or `dialog dismiss`",
+                   {"dialog": d.to_json()})
+
+
+def _as_outcome(value: object) -> Outcome:
+    if isinstance(value, Outcome):
+        return value
+    return Outcome("" if value is None else str(value))
+
+
+async def _snapshot_quietly(tab: Tab):
+    """A snapshot for diffing; a page mid-navigation may refuse, so retry once after load."""
+    for attempt in range(2):
+        try:
+            return await tab.take_snapshot()
+        except PlaywrightError:
+            if attempt == 0:
+                try:
+                    await tab.page.wait_for_load_state("domcontentloaded", timeout=5000)
+                except PlaywrightError:
+                    pass
+    return None
+
+
+async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
+                     tabs_before: list[Tab]) -> Outcome:
+    lines = [outcome.output] if outcome.output else []
+    lines += ctx.notes
+    for tab in session.tabs:
+        if tab not in tabs_before:
+            lines.append(f"opened tab {tab.index}: {tab.url or 'about:blank'} "
+                         f"(`tab {tab.index}` switches to it)")
+    active = await session.ensure_tab()
+    if active.file_chooser is not None:
+        lines.append("a file chooser is open: `upload FILE...` answers it")
+    before = active.snapshot
+    after = await _snapshot_quietly(active) if active.dialog is None else None
+    data = dict(outcome.data)
+    data["tab"] = active.info()
+    if after is not None:
+        d = diff(before, after)
+        data["diff"] = d.to_json()
+        lines.append(d.text(limit=SHOWN_IN_TEXT))
+    return Outcome("\n".join(lines), data)

@@ -1,0 +1,144 @@
+"""Turns one command line into a command and its values, from the registry's declarations."""
+
+from __future__ import annotations
+
+import difflib
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import UsageError
+from .registry import INT, REGISTRY, CommandSpec, Registry
+
+
+@dataclass
+class Invocation:
+    """A parsed command line: which command, and its argument and flag values by name."""
+
+    spec: CommandSpec
+    line: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self.values[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+
+def split_words(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError as exc:  # shlex says "No closing quotation" / "No escaped character"
+        raise UsageError(f"malformed quotes in `{line.strip()}` ({str(exc).lower()}): "
+                         "close the quote, or escape it with a backslash") from None
+
+
+def suggest(word: str, registry: Registry = REGISTRY) -> str:
+    close = difflib.get_close_matches(word.lower(), registry.words(), n=3, cutoff=0.5)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    return f"unknown command '{word}': {hint}Type `help` to list the commands."
+
+
+def _number(text: str, what: str, spec: CommandSpec) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"{spec.name}: {what} must be a whole number, got '{text}' "
+                         f"(usage: {spec.synopsis})") from None
+
+
+def _raw_rest(line: str, skip_words: int) -> str:
+    """The line after its first `skip_words` words, verbatim (quotes kept for JS code)."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=False)
+    lexer.whitespace_split = True
+    for _ in range(skip_words):
+        lexer.get_token()
+    rest = line[lexer.instream.tell():] if hasattr(lexer.instream, "tell") else ""
+    rest = rest.strip()
+    words = split_words(rest) if rest else []
+    # A rest that is one quoted word is unquoted: `js "document.title"` means the expression.
+    if len(words) == 1 and rest[:1] in "\"'" and rest[-1:] == rest[:1]:
+        return words[0]
+    return rest
+
+
+def parse(line: str, registry: Registry = REGISTRY) -> Invocation:
+    words = split_words(line)
+    if not words:
+        raise UsageError("empty command: type a command, or `help` to list them")
+    spec = registry.get(words[0])
+    if spec is None:
+        raise UsageError(suggest(words[0], registry))
+    values: dict[str, Any] = {f.key: f.default for f in spec.flags}
+    positionals: list[str] = []
+    rest_is_raw = bool(spec.args) and spec.args[-1].raw
+    i, flags_done = 1, False
+    while i < len(words):
+        word = words[i]
+        if rest_is_raw and len(positionals) == len(spec.args) - 1 and not word.startswith("-"):
+            break  # the raw argument starts here; take it from the line itself
+        if word == "--" and not flags_done:
+            flags_done = True
+        elif not flags_done and word.startswith("-") and not _is_number(word):
+            name, _, inline = word.partition("=")
+            flag = spec.flag(name)
+            if flag is None:
+                known = ", ".join(f.usage for f in spec.flags) or "none"
+                raise UsageError(f"{spec.name} has no flag '{name}' (its flags: {known}); "
+                                 f"put `--` before text that starts with '-'")
+            if flag.value is None:
+                values[flag.key] = True
+            else:
+                if not inline:
+                    i += 1
+                    if i >= len(words):
+                        raise UsageError(f"{spec.name}: {flag.name} needs a value "
+                                         f"({flag.usage})")
+                    inline = words[i]
+                values[flag.key] = _number(inline, flag.name, spec) if flag.kind == INT \
+                    else inline
+        else:
+            positionals.append(word)
+        i += 1
+    if rest_is_raw and i < len(words):
+        positionals.append(_raw_rest(line, i))
+    _bind(spec, positionals, values)
+    return Invocation(spec, line.strip(), values)
+
+
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+        return True
+    except ValueError:
+        return False
+
+
+def _bind(spec: CommandSpec, words: list[str], values: dict[str, Any]) -> None:
+    """Assign positional words to the declared arguments, checking count, kind and choices."""
+    args = list(spec.args)
+    for n, arg in enumerate(args):
+        if arg.variadic or arg.raw:
+            taken, words = words, []
+            if not taken and not arg.optional:
+                raise UsageError(f"{spec.name} needs {arg.metavar} (usage: {spec.synopsis})")
+            values[arg.name] = " ".join(taken) if arg.raw else taken
+            continue
+        if not words:
+            if not arg.optional:
+                missing = " ".join(a.metavar for a in args[n:] if not a.optional)
+                example = f"; e.g. {spec.examples[0]}" if spec.examples else ""
+                raise UsageError(f"{spec.name} needs {missing} (usage: {spec.synopsis}{example})")
+            values[arg.name] = None
+            continue
+        word = words.pop(0)
+        if arg.choices and word.lower() not in arg.choices:
+            raise UsageError(f"{spec.name}: '{word}' is not one of {', '.join(arg.choices)} "
+                             f"(usage: {spec.synopsis})")
+        values[arg.name] = word.lower() if arg.choices else (
+            _number(word, arg.metavar, spec) if arg.kind == INT else word)
+    if words:
+        extra = " ".join(shlex.quote(w) for w in words)
+        raise UsageError(f"{spec.name}: unexpected extra argument(s) {extra} (usage: "
+                         f"{spec.synopsis}); quote text that has spaces")

@@ -1,0 +1,204 @@
+"""The command registry: every command is declared once, here, and everything reads it.
+
+The parser, `help`, completion, the JSON description and the README's command reference
+all come from these declarations, so adding a command is one `@command(...)` and a handler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+# Argument kinds: they drive parsing (int), completion (target, choice) and docs.
+TEXT, INT, TARGET, URL, FILE, KEY, CHOICE, COMMAND = (
+    "text", "int", "target", "url", "file", "key", "choice", "command")
+
+CATEGORIES = {
+    "navigate": "Navigate",
+    "read": "Read the page",
+    "interact": "Interact",
+    "inspect": "Inspect",
+    "visual": "Pictures and PDF",
+    "tabs": "Tabs",
+    "state": "Dialogs and browser state",
+    "meta": "Meta",
+}
+
+
+@dataclass(frozen=True)
+class Arg:
+    """A positional argument."""
+
+    name: str
+    help: str = ""
+    kind: str = TEXT
+    optional: bool = False
+    variadic: bool = False  # takes every remaining word
+    raw: bool = False  # takes the rest of the line verbatim (JS code keeps its quotes)
+    choices: tuple[str, ...] = ()
+
+    @property
+    def metavar(self) -> str:
+        label = "|".join(self.choices) if self.choices else self.name.upper()
+        label += "..." if self.variadic else ""
+        return f"[{label}]" if self.optional else label
+
+
+@dataclass(frozen=True)
+class Flag:
+    """An option: `--text T`, or a switch such as `-i`."""
+
+    name: str  # the long form, e.g. "--text"; it is also the key in parsed values
+    short: str | None = None
+    help: str = ""
+    value: str | None = None  # metavar when the flag takes a value
+    kind: str = TEXT
+    default: Any = None
+
+    @property
+    def key(self) -> str:
+        return self.name.lstrip("-").replace("-", "_")
+
+    @property
+    def usage(self) -> str:
+        names = f"{self.short}|{self.name}" if self.short else self.name
+        return f"{names} {self.value}" if self.value else names
+
+
+Handler = Callable[..., Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    name: str
+    category: str
+    summary: str
+    handler: Handler
+    args: tuple[Arg, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    aliases: tuple[str, ...] = ()
+    mutates: bool = False  # changes the page: settles afterwards and reports a diff
+    details: str = ""
+    examples: tuple[str, ...] = ()
+
+    @property
+    def synopsis(self) -> str:
+        parts = [self.name] + [a.metavar for a in self.args]
+        parts += [f"[{f.usage}]" for f in self.flags]
+        return " ".join(parts)
+
+    def flag(self, word: str) -> Flag | None:
+        for f in self.flags:
+            if word in (f.name, f.short):
+                return f
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """The JSON description of this command (for agents, completion and docs)."""
+        return {
+            "name": self.name,
+            "aliases": list(self.aliases),
+            "category": self.category,
+            "summary": self.summary,
+            "synopsis": self.synopsis,
+            "mutates": self.mutates,
+            "details": self.details,
+            "args": [
+                {"name": a.name, "kind": a.kind, "optional": a.optional,
+                 "variadic": a.variadic or a.raw, "choices": list(a.choices), "help": a.help}
+                for a in self.args
+            ],
+            "flags": [
+                {"name": f.name, "short": f.short, "value": f.value, "kind": f.kind,
+                 "help": f.help}
+                for f in self.flags
+            ],
+            "examples": list(self.examples),
+        }
+
+    def help_text(self) -> str:
+        lines = [self.synopsis, "", self.summary]
+        if self.details:
+            lines += ["", self.details]
+        if self.args:
+            lines += ["", "Arguments:"]
+            lines += [f"  {a.metavar:<24} {a.help}" for a in self.args]
+        if self.flags:
+            lines += ["", "Flags:"]
+            lines += [f"  {f.usage:<24} {f.help}" for f in self.flags]
+        if self.aliases:
+            lines += ["", "Aliases: " + ", ".join(self.aliases)]
+        if self.examples:
+            lines += ["", "Examples:"] + [f"  {e}" for e in self.examples]
+        return "\n".join(lines)
+
+
+@dataclass
+class Registry:
+    commands: dict[str, CommandSpec] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def add(self, spec: CommandSpec) -> None:
+        for word in (spec.name, *spec.aliases):
+            if word in self.commands or word in self.aliases:
+                raise ValueError(f"command word {word!r} declared twice")
+        self.commands[spec.name] = spec
+        for alias in spec.aliases:
+            self.aliases[alias] = spec.name
+
+    def get(self, word: str) -> CommandSpec | None:
+        word = word.lower()
+        return self.commands.get(self.aliases.get(word, word))
+
+    def words(self) -> list[str]:
+        return sorted([*self.commands, *self.aliases])
+
+    def by_category(self) -> dict[str, list[CommandSpec]]:
+        grouped: dict[str, list[CommandSpec]] = {c: [] for c in CATEGORIES}
+        for spec in self.commands.values():
+            grouped.setdefault(spec.category, []).append(spec)
+        return {c: specs for c, specs in grouped.items() if specs}
+
+    def describe(self) -> dict[str, Any]:
+        return {"commands": [s.describe() for s in self.commands.values()],
+                "categories": CATEGORIES}
+
+    def overview(self) -> str:
+        """`help` with no argument: every command by category."""
+        lines: list[str] = []
+        for category, specs in self.by_category().items():
+            lines.append(f"{CATEGORIES.get(category, category)}:")
+            lines += [f"  {s.name:<12} {s.summary}" for s in specs]
+        lines.append("Type `help CMD` for one command. Targets: @e3 (a ref from `snapshot`) "
+                     "or a CSS selector.")
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        """The command reference for the README, generated so it never drifts."""
+        out: list[str] = []
+        for category, specs in self.by_category().items():
+            out += [f"#### {CATEGORIES.get(category, category)}", "",
+                    "| command | what it does |", "|---|---|"]
+            for s in specs:
+                synopsis = s.synopsis.replace("|", "\\|")
+                alias = f" (alias {', '.join(s.aliases)})" if s.aliases else ""
+                out.append(f"| `{synopsis}` | {s.summary}{alias} |")
+            out.append("")
+        return "\n".join(out).rstrip() + "\n"
+
+
+REGISTRY = Registry()
+
+
+def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (),
+            flags: tuple[Flag, ...] = (), aliases: tuple[str, ...] = (), mutates: bool = False,
+            details: str = "", examples: tuple[str, ...] = (),
+            registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
+    """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome."""
+
+    def register(handler: Handler) -> Handler:
+        registry.add(CommandSpec(name, category, summary, handler, tuple(args), tuple(flags),
+                                 tuple(aliases), mutates, details, tuple(examples)))
+        return handler
+
+    return register

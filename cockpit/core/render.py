@@ -1,0 +1,94 @@
+"""Rendering a snapshot for people and models, with the `snapshot` flags applied."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .snapshot import STRUCTURAL_ROLES, Node, Snapshot
+
+
+@dataclass
+class View:
+    """How to show a snapshot: the `snapshot` command's flags."""
+
+    interactive: bool = False  # -i
+    compact: bool = False  # -c
+    depth: int | None = None  # -d N
+    cursor: bool = False  # -C: also elements that only look clickable
+    scope: str | None = None  # -s, resolved to a ref by the caller
+
+
+def _keep_interactive(node: Node, view: View) -> bool:
+    if node.ref is None:
+        return False
+    if node.interactive:
+        return True
+    if node.role == "heading" and node.name:
+        return True  # orientation: which section an element is in
+    return view.cursor and (node.attr("cursor") == "pointer" or bool(node.extra))
+
+
+def _is_bare_structure(node: Node) -> bool:
+    return (node.role in STRUCTURAL_ROLES and not node.name and not node.value
+            and not node.extra and node.attr("cursor") is None)
+
+
+def _compact(nodes: list[Node]) -> list[Node]:
+    """Drop unnamed wrappers, lifting their children, and wrappers with nothing below."""
+    out: list[Node] = []
+    for node in nodes:
+        kids = _compact(node.children)
+        if _is_bare_structure(node) and node.role not in ("list", "paragraph"):
+            out.extend(kids)
+            continue
+        if _is_bare_structure(node) and not kids:
+            continue
+        clone = Node(node.role, node.name, node.attrs, node.value, node.props, kids, node.ref,
+                     node.parent, node.extra)
+        out.append(clone)
+    return out
+
+
+def _lines(nodes: list[Node], depth: int, limit: int | None, out: list[str]) -> None:
+    for node in nodes:
+        pad = "  " * depth
+        cut = limit is not None and depth + 1 >= limit
+        has_below = bool(node.children or node.props) and not cut
+        out.append(f"{pad}- {node.line()}{':' if has_below else ''}")
+        if has_below:
+            for key, value in node.props.items():
+                out.append(f"{pad}  - {key}: {value}")
+            _lines(node.children, depth + 1, limit, out)
+
+
+def _hint(node: Node) -> str:
+    """What a flat interactive line loses from its children: a link's URL, a select's choice."""
+    if url := node.props.get("/url"):
+        return f" -> {url}"
+    if node.role in ("combobox", "listbox") and not node.value:
+        chosen = [c.name for c in node.children if c.role == "option" and c.attr("selected")]
+        return f": {', '.join(chosen)}" if chosen else ""
+    return ""
+
+
+def render(snapshot: Snapshot, view: View) -> str:
+    roots = snapshot.roots
+    if view.scope:
+        node = snapshot.refs.get(view.scope)
+        roots = [node] if node else []
+    if view.interactive:
+        lines: list[str] = []
+        for root in roots:
+            for node in root.walk():
+                if _keep_interactive(node, view):
+                    lines.append(f"- {node.line()}{_hint(node)}")
+        return "\n".join(lines) if lines else "(no interactive elements)"
+    if view.compact:
+        roots = _compact(roots)
+    out: list[str] = []
+    _lines(roots, 0, view.depth, out)
+    return "\n".join(out) if out else "(empty page)"
+
+
+def count_refs(text: str) -> int:
+    return text.count("[ref=")

@@ -1,0 +1,190 @@
+"""The Session: one browser, its tabs and buffers, and the one place commands run."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import async_playwright
+
+from . import events as ev
+from .browser import LaunchPlan, launch, plan_launch
+from .buffers import Buffers
+from .errors import CommandError
+from .events import EventBus
+from .execute import execute_line
+from .registry import REGISTRY, Registry
+from .result import Result
+from .tab import Tab
+from .workspace import session_dir
+
+
+class Session:
+    """An async context manager that owns the browser and runs the command language.
+
+    `await session.run("click @e3")` parses the line, runs it after any command already
+    running (one at a time, in arrival order), and returns a Result; every step is also
+    an Event on `session.bus`, which is how views, the recorder and agents follow along.
+    """
+
+    def __init__(self, name: str = "default", *, headed: bool = False,
+                 engine: str = "chromium", browser_path: str | None = None,
+                 workspace: Path | None = None, profile_dir: Path | None = None,
+                 action_timeout: float = 5.0, registry: Registry = REGISTRY) -> None:
+        self.name = name
+        self.headed = headed
+        self.engine = engine
+        self.browser_path = browser_path
+        self.dir = session_dir(name, workspace) if profile_dir is None else profile_dir.parent
+        self.profile_dir = profile_dir or self.dir / f"profile-{engine}"
+        self.files_dir = self.dir / "files"  # screenshots, PDFs, downloads
+        self.action_timeout = action_timeout
+        self.registry = registry
+        self.bus = EventBus()
+        self.buffers = Buffers()
+        self.tabs: list[Tab] = []
+        self.active: Tab | None = None
+        self.plan: LaunchPlan | None = None
+        self.started_at = time.time()
+        self.commands_run = 0
+        self.user_agent: str | None = None  # set by `useragent`; None: the browser's own
+        self.default_user_agent: str | None = None
+        self._ids = itertools.count(1)
+        self._tab_ids = itertools.count(1)
+        self._lock = asyncio.Lock()
+        self._playwright = None
+        self._context = None
+
+    # --- lifecycle ----------------------------------------------------------------------
+    async def __aenter__(self) -> Session:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    async def start(self) -> Session:
+        self._playwright = await async_playwright().start()
+        try:
+            self.plan = plan_launch(self._playwright, self.engine, self.browser_path,
+                                    not self.headed, self.profile_dir)
+            self._context = await launch(self._playwright, self.plan)
+        except BaseException:
+            await self._playwright.stop()
+            raise
+        self._context.on("page", self._adopt)
+        for page in self._context.pages:
+            self._adopt(page)
+        if not self.tabs:
+            await self._context.new_page()
+        self.active = self.tabs[0]
+        return self
+
+    async def close(self) -> None:
+        if self._context is not None:
+            try:
+                await self._context.close()
+            except Exception:
+                pass  # already gone (the browser crashed or was closed by hand)
+            self._context = None
+        if self._playwright is not None:
+            await self._playwright.stop()
+            self._playwright = None
+        self.bus.emit(ev.SESSION_CLOSED, session=self.name)
+
+    @property
+    def context(self):
+        return self._context
+
+    # --- running commands ---------------------------------------------------------------
+    async def run(self, line: str, source: str = "human") -> Result:
+        """Run one command line and return its Result; never raises for a bad command."""
+        command_id = next(self._ids)
+        started = time.perf_counter()
+        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
+        async with self._lock:
+            self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source)
+            result = await execute_line(self, line, source)
+            result.ms = (time.perf_counter() - started) * 1000
+            self.commands_run += 1
+        self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source,
+                      exit_code=result.exit_code, **result.to_json())
+        return result
+
+    # --- tabs -------------------------------------------------------------------------
+    def _adopt(self, page) -> None:
+        tab = Tab(self, page, next(self._tab_ids))
+        self.tabs.append(tab)
+        if self.user_agent:
+            asyncio.ensure_future(self.apply_user_agent(tab))
+        self.bus.emit(ev.TAB_OPENED, **tab.info())
+
+    def tab_closed(self, tab: Tab) -> None:
+        if tab not in self.tabs:
+            return
+        index = self.tabs.index(tab)
+        self.tabs.remove(tab)
+        self.bus.emit(ev.TAB_CLOSED, tab=tab.id, index=index + 1)
+        if self.active is tab:
+            self.active = self.tabs[min(index, len(self.tabs) - 1)] if self.tabs else None
+            if self.active is not None:
+                self.bus.emit(ev.TAB_CHANGED, **self.active.info())
+
+    def tab_at(self, index: int) -> Tab:
+        if not 1 <= index <= len(self.tabs):
+            raise CommandError(f"there is no tab {index}: tabs are numbered 1 to "
+                               f"{len(self.tabs)} (`tabs` lists them)")
+        return self.tabs[index - 1]
+
+    async def switch_to(self, tab: Tab) -> None:
+        self.active = tab
+        try:
+            await tab.page.bring_to_front()
+        except Exception:
+            pass  # a headless page with nothing to raise is fine
+        self.bus.emit(ev.TAB_CHANGED, **tab.info())
+
+    async def new_tab(self) -> Tab:
+        page = await self._context.new_page()
+        return next(t for t in self.tabs if t.page is page)
+
+    async def ensure_tab(self) -> Tab:
+        """The active tab; a session whose last tab was closed gets a fresh blank one."""
+        if self.active is None or self.active.page.is_closed():
+            if not self.tabs:
+                await self.new_tab()
+            self.active = self.tabs[-1]
+        return self.active
+
+    async def apply_user_agent(self, tab: Tab) -> None:
+        """Chromium changes the UA per page through CDP; others get the header only."""
+        ua = self.user_agent or self.default_user_agent or ""
+        if self.engine == "chromium":
+            cdp = await self._context.new_cdp_session(tab.page)
+            await cdp.send("Network.setUserAgentOverride", {"userAgent": ua})
+        else:
+            await tab.page.set_extra_http_headers({"User-Agent": ua})
+
+    # --- what views ask -----------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        active = self.active
+        return {
+            "session": self.name,
+            "browser": self.plan.description if self.plan else None,
+            "engine": self.engine,
+            "headed": self.headed,
+            "tabs": len(self.tabs),
+            "active": active.info() if active else None,
+            "commands_run": self.commands_run,
+            "uptime_s": round(time.time() - self.started_at, 1),
+            "profile": str(self.profile_dir),
+            "files": str(self.files_dir),
+        }
+
+    def refs(self) -> list[tuple[str, str, str]]:
+        """(ref, role, name) of the active tab's last snapshot, for completion and views."""
+        snap = self.active.snapshot if self.active else None
+        return [(r, n.role, n.name) for r, n in snap.refs.items()] if snap else []

@@ -1,0 +1,199 @@
+"""One browser tab: its page, its current and previous snapshot, and its modal state."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+
+from . import events as ev
+from .buffers import ConsoleEntry, DialogEntry, NetworkEntry
+from .settle import Watch
+from .snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from .session import Session
+
+
+# Read (and on first read, set) a random token on the page's window: a new document has
+# none, so a changed token means the refs of older snapshots are void. History API
+# navigations keep the document, and so keep their refs and a meaningful diff.
+DOC_TOKEN_JS = "() => (window.__cockpitDoc ??= Math.random().toString(36).slice(2))"
+
+
+class Tab:
+    """Wraps a Playwright page; listens to it and reports through the session's bus."""
+
+    def __init__(self, session: Session, page, tab_id: int) -> None:
+        self.session = session
+        self.page = page
+        self.id = tab_id
+        self.title = ""
+        self.loading = False
+        self.snapshot: Snapshot | None = None
+        self.previous: Snapshot | None = None
+        self.dialog = None  # the open Playwright Dialog, if any
+        self.dialog_entry: DialogEntry | None = None
+        self.file_chooser = None  # a pending Playwright FileChooser
+        self.blocked_action: asyncio.Future | None = None  # an action a dialog interrupted
+        self._modal_waiters: list[asyncio.Future] = []
+        self._watches: list[Watch] = []
+        self._network: dict[Any, NetworkEntry] = {}
+        self._attach()
+
+    # --- state other parts read -------------------------------------------------------
+    @property
+    def url(self) -> str:
+        return self.page.url
+
+    @property
+    def index(self) -> int:
+        """1-based position among the session's tabs (what `tab N` takes)."""
+        return self.session.tabs.index(self) + 1
+
+    def info(self) -> dict[str, Any]:
+        return {"index": self.index, "id": self.id, "title": self.title, "url": self.url,
+                "loading": self.loading, "active": self.session.active is self,
+                "dialog": self.dialog_entry.to_json() if self.dialog else None}
+
+    # --- snapshots --------------------------------------------------------------------
+    async def document_id(self) -> str:
+        """A token that names the main frame's current document (refs die with it)."""
+        return await self.page.evaluate(DOC_TOKEN_JS)
+
+    async def take_snapshot(self) -> Snapshot:
+        """Take a full snapshot; it becomes the one refs are checked against."""
+        doc = await self.document_id()
+        text = await self.page.aria_snapshot(mode="ai")
+        with contextlib.suppress(Exception):
+            self.title = await self.page.title()
+        snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+        self.previous, self.snapshot = self.snapshot, snap
+        self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
+        return snap
+
+    # --- settling -----------------------------------------------------------------------
+    def watch(self) -> Watch:
+        watch = Watch()
+        self._watches.append(watch)
+        return watch
+
+    def unwatch(self, watch: Watch) -> None:
+        if watch in self._watches:
+            self._watches.remove(watch)
+
+    def modal_opened(self) -> asyncio.Future:
+        """A future resolved when a dialog opens on this tab (to stop waiting on an action)."""
+        fut = asyncio.get_running_loop().create_future()
+        self._modal_waiters.append(fut)
+        return fut
+
+    def forget_modal_waiter(self, fut: asyncio.Future) -> None:
+        if fut in self._modal_waiters:
+            self._modal_waiters.remove(fut)
+
+    # --- page events --------------------------------------------------------------------
+    def _attach(self) -> None:
+        p = self.page
+        p.on("console", self._on_console)
+        p.on("pageerror", self._on_pageerror)
+        p.on("dialog", self._on_dialog)
+        p.on("filechooser", self._on_filechooser)
+        p.on("download", self._on_download)
+        p.on("request", self._on_request)
+        p.on("requestfinished", lambda r: self._on_request_end(r, None))
+        p.on("requestfailed", lambda r: self._on_request_end(r, r.failure or "failed"))
+        p.on("framenavigated", self._on_framenavigated)
+        p.on("domcontentloaded", lambda _: self._set_loading(False, refresh_title=True))
+        p.on("load", lambda _: self._set_loading(False, refresh_title=True))
+        p.on("close", lambda _: self.session.tab_closed(self))
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        self.session.bus.emit(kind, tab=self.id, **data)
+
+    def _on_console(self, msg) -> None:
+        entry = ConsoleEntry(self.id, msg.type, msg.text, self.page.url)
+        self.session.buffers.console.add(entry)
+        self._emit(ev.CONSOLE, level=entry.level, text=entry.text)
+
+    def _on_pageerror(self, error) -> None:
+        text = f"{getattr(error, 'name', 'Error')}: {getattr(error, 'message', error)}"
+        self.session.buffers.console.add(ConsoleEntry(self.id, "pageerror", text, self.page.url))
+        self._emit(ev.PAGE_ERROR, text=text)
+
+    def _on_dialog(self, dialog) -> None:
+        self.dialog = dialog
+        self.dialog_entry = DialogEntry(self.id, dialog.type, dialog.message,
+                                        dialog.default_value)
+        self.session.buffers.dialogs.add(self.dialog_entry)
+        self._emit(ev.DIALOG_OPENED, **self.dialog_entry.to_json())
+        for fut in self._modal_waiters:
+            if not fut.done():
+                fut.set_result(dialog)
+        self._modal_waiters.clear()
+
+    def dialog_answered(self, answer: str) -> None:
+        if self.dialog_entry:
+            self.dialog_entry.answer = answer
+            self._emit(ev.DIALOG_CLOSED, type=self.dialog_entry.type, answer=answer)
+        self.dialog = None
+
+    def _on_filechooser(self, chooser) -> None:
+        self.file_chooser = chooser
+        self._emit(ev.FILE_CHOOSER, multiple=chooser.is_multiple())
+
+    def _on_download(self, download) -> None:
+        asyncio.ensure_future(self._save_download(download))
+
+    async def _save_download(self, download) -> None:
+        folder = self.session.files_dir / "downloads"
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / download.suggested_filename
+        try:
+            await download.save_as(target)
+            self._emit(ev.DOWNLOAD, url=download.url, path=str(target), ok=True)
+        except Exception as exc:  # a cancelled download must not break the session
+            self._emit(ev.DOWNLOAD, url=download.url, path=None, ok=False, error=str(exc))
+
+    def _on_request(self, request) -> None:
+        entry = NetworkEntry(self.id, request.method, request.url, request.resource_type)
+        self._network[request] = entry
+        self.session.buffers.network.add(entry)
+        is_nav = request.is_navigation_request() and request.frame == self.page.main_frame
+        for watch in self._watches:
+            watch.request_started(request, request.resource_type, is_nav)
+
+    def _on_request_end(self, request, failure: str | None) -> None:
+        entry = self._network.pop(request, None)
+        if entry is not None:
+            entry.ms = (time.time() - entry.started) * 1000
+            entry.failure = failure
+            if failure is None:
+                asyncio.ensure_future(self._record_status(request, entry))
+        for watch in self._watches:
+            watch.request_ended(request)
+
+    async def _record_status(self, request, entry: NetworkEntry) -> None:
+        with contextlib.suppress(Exception):
+            response = await request.response()
+            entry.status = response.status if response else None
+
+    def _on_framenavigated(self, frame) -> None:
+        if frame != self.page.main_frame:
+            return
+        self.loading = True
+        self.file_chooser = None
+        self._emit(ev.NAVIGATION, url=frame.url)
+        self._emit(ev.TAB_UPDATED, **self.info())
+
+    def _set_loading(self, loading: bool, refresh_title: bool = False) -> None:
+        self.loading = loading
+        if refresh_title:
+            asyncio.ensure_future(self._refresh_title())
+
+    async def _refresh_title(self) -> None:
+        with contextlib.suppress(Exception):
+            self.title = await self.page.title()
+        with contextlib.suppress(Exception):
+            self._emit(ev.TAB_UPDATED, **self.info())

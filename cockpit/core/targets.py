@@ -1,0 +1,75 @@
+"""Element targets: a ref from the tab's last snapshot (`@e4`, `e4`, `ref=e4`, `@f1e2`) or a
+selector. A ref is checked before use, so a stale, unknown or foreign ref fails at once
+instead of after an action timeout."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import TYPE_CHECKING
+
+from .errors import StaleRefError, UsageError
+from .tab import DOC_TOKEN_JS
+
+if TYPE_CHECKING:
+    from .tab import Tab
+
+REF = re.compile(r"^(?:@|ref=)?((?:f\d+)?e\d+)$")
+NEW_SNAPSHOT = "take a new snapshot (`snapshot -i`) and use its refs"
+
+
+def as_ref(target: str) -> str | None:
+    m = REF.match(target.strip())
+    return m.group(1) if m else None
+
+
+async def resolve(tab: Tab, target: str):
+    """Return a Playwright Locator for the target, checked when it is a ref."""
+    ref = as_ref(target)
+    if ref is None:
+        return await _selector(tab, target)
+    snap = tab.snapshot
+    if snap is None or ref not in snap.refs:
+        elsewhere = [t for t in tab.session.tabs
+                     if t is not tab and t.snapshot and ref in t.snapshot.refs]
+        if snap is None:
+            reason = f"@{ref}: no snapshot has been taken on this tab (tab {tab.index}) yet"
+        elif elsewhere:
+            reason = (f"@{ref} is not in this tab's snapshot; it came from tab "
+                      f"{elsewhere[0].index}: switch with `tab {elsewhere[0].index}`, or")
+        else:
+            reason = f"@{ref} is not in this tab's last snapshot (unknown or outdated ref)"
+        raise StaleRefError(f"{reason}; {NEW_SNAPSHOT}", data={"ref": ref})
+    locator = tab.page.locator(f"aria-ref={ref}")
+    # The ref map lives in Playwright's utility world, so count there; the document token
+    # lives in the main world (of the top frame, also for frame refs). Both at once.
+    count, doc = await asyncio.gather(locator.count(), tab.page.evaluate(DOC_TOKEN_JS))
+    what = snap.describe(ref)
+    if doc != snap.doc:
+        raise StaleRefError(f"{what} is from an earlier page: this tab has loaded "
+                            f"{tab.url} since; {NEW_SNAPSHOT}", data={"ref": ref})
+    if count == 0:
+        raise StaleRefError(f"{what} is no longer on the page; {NEW_SNAPSHOT}",
+                            data={"ref": ref})
+    if count > 1:
+        raise StaleRefError(f"{what} is ambiguous ({count} elements); {NEW_SNAPSHOT}",
+                            data={"ref": ref})
+    return locator
+
+
+async def _selector(tab: Tab, selector: str):
+    if not selector.strip():
+        raise UsageError("empty target: give a ref such as @e3 or a CSS selector")
+    locator = tab.page.locator(selector)
+    try:
+        await locator.count()  # parses the selector now, not after an action timeout
+    except Exception as exc:
+        detail = str(exc).splitlines()[0]
+        raise UsageError(f"selector `{selector}` does not parse ({detail}): fix it, or use a "
+                         f"ref from `snapshot -i`") from None
+    return locator
+
+
+def describe(target: str) -> str:
+    ref = as_ref(target)
+    return f"@{ref}" if ref else f"`{target}`"
