@@ -60,17 +60,19 @@ async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
             f"a {d.type} dialog is open on tab {tab.index} (\"{d.message}\"): answer it with "
             "`dialog accept [TEXT]` or `dialog dismiss` first", data={"dialog": d.to_json()})
     ctx = Context(session, tab, source)
+    return await _until_modal(tab, _perform(session, ctx, inv))
+
+
+async def _perform(session: Session, ctx: Context, inv: Invocation) -> Outcome:
+    tab, spec = ctx.tab, inv.spec
     if not spec.mutates:
-        outcome = await _until_modal(tab, spec.handler(ctx, inv))
-        return _as_outcome(outcome)
+        return _as_outcome(await spec.handler(ctx, inv))
     if tab.snapshot is None and tab.dialog is None:
         await _snapshot_quietly(tab)
     tabs_before = list(session.tabs)
     watch = tab.watch()
     try:
-        outcome = _as_outcome(await _until_modal(tab, spec.handler(ctx, inv)))
-        if tab.dialog is not None:
-            return outcome  # the page is blocked: no settling, no snapshot until answered
+        outcome = _as_outcome(await spec.handler(ctx, inv))
         note = await settle(tab.page, watch)
     finally:
         tab.unwatch(watch)
@@ -80,19 +82,21 @@ async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
 
 
 async def _until_modal(tab: Tab, work) -> object:
-    """Await the handler, unless a dialog opens first: then report it and leave the action
-    pending (it finishes when the dialog is answered)."""
-    task = asyncio.ensure_future(work)
-    modal = tab.modal_opened()
+    """Await the handler, unless a dialog opens first: a dialog blocks the page, so the
+    action could never finish. The tab then cancels this task (Playwright aborts the
+    pending call) and we report the dialog instead. Awaiting in place, rather than racing
+    a second task, keeps the common path as cheap as a bare Playwright call."""
+    task = asyncio.current_task()
+    tab.acting = task
     try:
-        done, _ = await asyncio.wait({task, modal}, return_when=asyncio.FIRST_COMPLETED)
+        return await work
+    except asyncio.CancelledError:
+        if not tab.cancelled_for_dialog:
+            raise
+        task.uncancel()
     finally:
-        tab.forget_modal_waiter(modal)
-    if task in done:
-        modal.cancel()
-        return task.result()
-    task.add_done_callback(lambda t: t.cancelled() or t.exception())  # no "never retrieved"
-    tab.blocked_action = task
+        tab.acting = None
+        tab.cancelled_for_dialog = False
     d = tab.dialog_entry
     return Outcome(f"a {d.type} dialog opened: \"{d.message}\"; answer it with `dialog accept"
                    f"{' TEXT' if d.type == 'prompt' else ''}` or `dialog dismiss`",

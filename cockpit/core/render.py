@@ -81,7 +81,7 @@ def render(snapshot: Snapshot, view: View) -> str:
         for root in roots:
             for node in root.walk():
                 if _keep_interactive(node, view):
-                    lines.append(f"- {node.line()}{_hint(node)}")
+                    lines.append(f"- {node.line(terse=True)}{_hint(node)}")
         return "\n".join(lines) if lines else "(no interactive elements)"
     if view.compact:
         roots = _compact(roots)

@@ -17,8 +17,10 @@ from typing import Iterator
 INTERACTIVE_ROLES = frozenset({
     "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox",
     "option", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider",
-    "spinbutton", "treeitem", "gridcell", "columnheader", "rowheader",
+    "spinbutton", "treeitem",
 })
+# Roles whose inline text is their name (or part of it), so `-i` need not repeat it.
+NAMED_BY_TEXT = frozenset({"button", "link", "heading", "tab", "menuitem", "option"})
 # Wrappers that `-c` drops when they carry no name, value or interaction of their own.
 STRUCTURAL_ROLES = frozenset({"generic", "group", "none", "presentation", "list", "listitem",
                               "region", "section", "paragraph", "rowgroup"})
@@ -72,16 +74,21 @@ class Node:
                 parts.append(child.line(with_children_text=True))
         return " | ".join(p for p in parts if p)
 
-    def line(self, with_children_text: bool = False) -> str:
-        """The node as one snapshot line, without the leading '- '."""
+    def line(self, with_children_text: bool = False, terse: bool = False) -> str:
+        """The node as one snapshot line, without the leading '- '.
+
+        `terse` (for `snapshot -i`) leaves out the pointer-cursor mark that every link and
+        button carries, and a button's or link's text when its name already says it."""
         if self.role.startswith("/"):
             return f"{self.role}: {self.value}"
         out = self.role
         if self.name:
             out += " " + json.dumps(self.name, ensure_ascii=False)
-        marks = self.attrs + [m for m in self.extra]
+        marks = self.attrs + self.extra
+        if terse:
+            marks = [m for m in marks if m != "cursor=pointer"]
         out += "".join(f" [{a}]" for a in marks)
-        if self.value:
+        if self.value and not (terse and self.name and self.role in NAMED_BY_TEXT):
             out += ": " + _scalar(self.value)
         if with_children_text and self.children:
             inner = ", ".join(c.line(True) for c in self.children if c.ref is None)

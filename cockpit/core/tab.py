@@ -36,8 +36,8 @@ class Tab:
         self.dialog = None  # the open Playwright Dialog, if any
         self.dialog_entry: DialogEntry | None = None
         self.file_chooser = None  # a pending Playwright FileChooser
-        self.blocked_action: asyncio.Future | None = None  # an action a dialog interrupted
-        self._modal_waiters: list[asyncio.Future] = []
+        self.acting: asyncio.Task | None = None  # the task running a command on this tab
+        self.cancelled_for_dialog = False
         self._watches: list[Watch] = []
         self._network: dict[Any, NetworkEntry] = {}
         self._attach()
@@ -83,16 +83,6 @@ class Tab:
         if watch in self._watches:
             self._watches.remove(watch)
 
-    def modal_opened(self) -> asyncio.Future:
-        """A future resolved when a dialog opens on this tab (to stop waiting on an action)."""
-        fut = asyncio.get_running_loop().create_future()
-        self._modal_waiters.append(fut)
-        return fut
-
-    def forget_modal_waiter(self, fut: asyncio.Future) -> None:
-        if fut in self._modal_waiters:
-            self._modal_waiters.remove(fut)
-
     # --- page events --------------------------------------------------------------------
     def _attach(self) -> None:
         p = self.page
@@ -110,7 +100,7 @@ class Tab:
         p.on("close", lambda _: self.session.tab_closed(self))
 
     def _emit(self, kind: str, **data: Any) -> None:
-        self.session.bus.emit(kind, tab=self.id, **data)
+        self.session.bus.emit(kind, **{"tab": self.id, **data})
 
     def _on_console(self, msg) -> None:
         entry = ConsoleEntry(self.id, msg.type, msg.text, self.page.url)
@@ -128,10 +118,9 @@ class Tab:
                                         dialog.default_value)
         self.session.buffers.dialogs.add(self.dialog_entry)
         self._emit(ev.DIALOG_OPENED, **self.dialog_entry.to_json())
-        for fut in self._modal_waiters:
-            if not fut.done():
-                fut.set_result(dialog)
-        self._modal_waiters.clear()
+        if self.acting is not None and not self.cancelled_for_dialog:
+            self.cancelled_for_dialog = True  # the command's await can never finish now
+            self.acting.cancel()
 
     def dialog_answered(self, answer: str) -> None:
         if self.dialog_entry:

@@ -88,7 +88,7 @@ async def css(ctx, a) -> Outcome:
     return Outcome("\n".join(f"{k}: {v}" for k, v in found.items()), {"css": found})
 
 
-@command("is", "inspect", "Answer true or false: is an element visible, enabled or checked?",
+@command("is", "inspect", "Say whether an element is visible, enabled or checked (true or false).",
          args=(Arg("state", "what to ask", choices=("visible", "enabled", "checked")), T),
          examples=("is visible @e4", "is checked '#terms'"))
 async def is_(ctx, a) -> Outcome:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -25,9 +24,6 @@ async def dialog(ctx, a) -> Outcome:
     else:
         await tab.dialog.dismiss()
     tab.dialog_answered("accepted" if a.action == "accept" else "dismissed")
-    blocked, tab.blocked_action = tab.blocked_action, None
-    if blocked is not None:  # the action the dialog interrupted can finish now
-        await asyncio.wait({blocked}, timeout=ctx.session.action_timeout)
     return Outcome(f"{a.action}ed the {d.type} \"{d.message}\"", {"dialog": d.to_json()})
 
 

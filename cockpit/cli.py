@@ -1,0 +1,85 @@
+"""The `cockpit` command line (see shared/CONTRACTS.md for the contract)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+SUBCOMMANDS = ("run", "demo", "commands")
+
+
+def _session_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--session", default="default", metavar="NAME",
+                        help="session name (default: default); its browser profile is kept "
+                             "per workspace")
+    parser.add_argument("--headed", action="store_true", help="show the browser window")
+    parser.add_argument("--browser", default="chromium", choices=("chromium", "firefox",
+                                                                  "webkit"),
+                        help="browser engine (firefox/webkit need Playwright's own builds)")
+    parser.add_argument("--browser-path", metavar="PATH",
+                        help="a Chrome/Chromium executable to use instead of the one found")
+
+
+def build_parser(command: str | None) -> argparse.ArgumentParser:
+    if command == "run":
+        p = argparse.ArgumentParser(
+            prog="cockpit run", description="Run command lines from FILE, or from stdin as "
+            "they arrive, in a new session, without the TUI.")
+        p.add_argument("file", nargs="?", help="a file of commands, one a line (default: stdin)")
+        p.add_argument("--json", action="store_true",
+                       help="one JSON result per line, flushed at once")
+        p.add_argument("--echo", action="store_true", help="print each command before its result")
+        _session_options(p)
+        return p
+    if command == "demo":
+        p = argparse.ArgumentParser(
+            prog="cockpit demo", description="Serve the embedded demo site on 127.0.0.1 and "
+            "walk it.")
+        _session_options(p)
+        p.add_argument("--serve-only", action="store_true",
+                       help="only serve the demo site and print its URL, until Ctrl+C")
+        return p
+    if command == "commands":
+        p = argparse.ArgumentParser(prog="cockpit commands",
+                                    description="Print the command reference.")
+        p.add_argument("--json", action="store_true", help="the JSON description instead")
+        p.add_argument("--markdown", action="store_true", help="the README's Markdown table")
+        return p
+    p = argparse.ArgumentParser(
+        prog="cockpit", description="A terminal cockpit for browsers driven by AI agents. "
+        f"Subcommands: {', '.join(SUBCOMMANDS)} (`cockpit SUBCOMMAND --help`).")
+    p.add_argument("url", nargs="?", help="a URL to open first")
+    _session_options(p)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[0] if argv and argv[0] in SUBCOMMANDS else None
+    args = build_parser(command).parse_args(argv[1:] if command else argv)
+    try:
+        if command == "commands":
+            return _commands(args)
+        if command == "demo":
+            from .demo.walk import demo_main
+            return asyncio.run(demo_main(args))
+        from .run import run_main
+        if command is None:  # no TUI yet: an interactive prompt on the same engine
+            args.file, args.json, args.echo = None, False, False
+        return asyncio.run(run_main(args, first_url=getattr(args, "url", None)))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _commands(args) -> int:
+    import json
+
+    from .core import REGISTRY
+    if args.json:
+        print(json.dumps(REGISTRY.describe(), indent=2))
+    elif args.markdown:
+        print(REGISTRY.markdown(), end="")
+    else:
+        print(REGISTRY.overview())
+    return 0

@@ -1,0 +1,79 @@
+"""Shared fixtures: the demo site on 127.0.0.1 and one real headless browser session.
+
+Engine tests run against our own demo site, never the network. One browser serves the
+whole run (a launch per test would dominate the suite); `s` gives each test a clean
+session: one blank tab, no dialog, empty buffers.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import pytest
+
+# Profiles and files go to a throwaway state directory, never the user's.
+os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-test-state-"))
+
+from cockpit.core import Session  # noqa: E402
+from cockpit.demo.server import DemoSite  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def site():
+    with DemoSite(captcha_text="K7RWM") as demo:
+        yield demo
+
+
+@pytest.fixture(scope="session")
+async def browser_session():
+    session = Session("tests")
+    await session.start()
+    yield session
+    await session.close()
+
+
+@pytest.fixture
+async def s(browser_session, site):
+    """The shared session, reset to one blank tab."""
+    session = browser_session
+    for tab in list(session.tabs):
+        if tab.dialog is not None:
+            await tab.dialog.dismiss()
+            tab.dialog_answered("dismissed")
+    while len(session.tabs) > 1:
+        await session.run("closetab")
+    await session.switch_to(session.tabs[0])
+    await session.context.clear_cookies()
+    site.variant = "normal"
+    result = await session.run("goto about:blank")
+    assert result.ok, result.error
+    session.buffers.console.clear()
+    session.buffers.network.clear()
+    session.buffers.dialogs.clear()
+    yield session
+
+
+async def ok(session: Session, line: str):
+    """Run a line that must succeed, and return its Result."""
+    result = await session.run(line)
+    assert result.ok, f"{line!r} failed: {result.error}"
+    return result
+
+
+async def fails(session: Session, line: str):
+    """Run a line that must fail, and return its Result."""
+    result = await session.run(line)
+    assert not result.ok, f"{line!r} should have failed but said: {result.output}"
+    assert result.error and "\n" not in result.error, "errors are one line"
+    return result
+
+
+def ref_of(session: Session, role: str, name: str) -> str:
+    """The ref of the element with this role and (partial) name in the active tab's snapshot."""
+    snap = session.active.snapshot
+    assert snap is not None, "take a snapshot first"
+    for ref, node in snap.refs.items():
+        if node.role == role and name in node.name:
+            return "@" + ref
+    raise AssertionError(f"no {role} named {name!r} in:\n{snap.raw}")

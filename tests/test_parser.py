@@ -1,0 +1,100 @@
+"""Parsing command lines from the registry's declarations, and the errors people see."""
+
+import pytest
+
+from cockpit.core import REGISTRY
+from cockpit.core.commands.meta import split_chain
+from cockpit.core.errors import EXIT_USAGE, UsageError
+from cockpit.core.parser import parse
+
+
+def test_quoted_words_and_refs():
+    inv = parse('fill @e4 "jane doe@example.com"')
+    assert inv.spec.name == "fill"
+    assert inv.target == "@e4" and inv.text == "jane doe@example.com"
+
+
+def test_flags_short_long_and_values():
+    inv = parse("snapshot -i -d 3 --scope '#main'")
+    assert inv.interactive is True and inv.depth == 3 and inv.scope == "#main"
+    assert parse("wait --timeout=250 --text Done").timeout == 250
+
+
+def test_aliases_resolve_to_the_command():
+    assert parse("open https://example.com").spec.name == "goto"
+    assert parse("snap -i").spec.name == "snapshot"
+
+
+def test_js_keeps_the_rest_of_the_line_verbatim():
+    assert parse("js document.querySelectorAll('a').length").code == \
+        "document.querySelectorAll('a').length"
+    assert parse('js "document.title"').code == "document.title"
+    assert parse('js "a" + "b"').code == '"a" + "b"'
+
+
+def test_negative_numbers_are_not_flags():
+    assert parse("scroll -100").where == "-100"
+
+
+@pytest.mark.parametrize("line, words", [
+    ("clik @e1", ["unknown command 'clik'", "did you mean click"]),
+    ("click", ["click needs TARGET", "usage: click TARGET"]),
+    ("click a b", ["unexpected extra argument", "quote text"]),
+    ('fill @e1 "abc', ["malformed quotes", "close the quote"]),
+    ("snapshot -x", ["no flag '-x'", "-i|--interactive"]),
+    ("snapshot -d deep", ["whole number", "'deep'"]),
+    ("is shiny @e1", ["'shiny' is not one of visible, enabled, checked"]),
+    ("", ["empty command"]),
+    ("wait --text", ["--text needs a value"]),
+])
+def test_bad_lines_say_what_is_wrong_and_what_to_do(line, words):
+    with pytest.raises(UsageError) as info:
+        parse(line)
+    assert info.value.exit_code == EXIT_USAGE
+    for word in words:
+        assert word in info.value.message
+
+
+def test_chain_splits_on_semicolons_or_takes_quoted_lines():
+    assert split_chain(["goto", "x", ";", "click", "@e1"]) == ["goto x", "click @e1"]
+    assert split_chain(["fill @e1 'a b'", "click @e2"]) == ["fill @e1 'a b'", "click @e2"]
+    assert split_chain(["fill", "@e1", "a b", ";", "press", "Enter"]) == \
+        ["fill @e1 'a b'", "press Enter"]
+
+
+def test_every_command_is_documented_and_categorised():
+    names = set(REGISTRY.commands)
+    required = {"goto", "back", "forward", "reload", "url", "title", "text", "html", "links",
+                "forms", "snapshot", "click", "dblclick", "fill", "type", "press", "hover",
+                "focus", "check", "uncheck", "select", "upload", "drag", "scroll", "wait",
+                "js", "eval", "attrs", "css", "is", "count", "console", "network", "dialogs",
+                "cookies", "storage", "perf", "screenshot", "pdf", "tabs", "tab", "newtab",
+                "closetab", "dialog", "state", "viewport", "useragent", "chain", "help",
+                "status"}
+    assert required <= names
+    for spec in REGISTRY.commands.values():
+        assert spec.summary and spec.summary.endswith("."), spec.name
+        assert spec.category in ("navigate", "read", "interact", "inspect", "visual", "tabs",
+                                 "state", "meta"), spec.name
+        assert spec.synopsis.startswith(spec.name)
+
+
+def test_json_description_lists_every_command_with_args_and_flags():
+    described = {c["name"]: c for c in REGISTRY.describe()["commands"]}
+    assert set(described) == set(REGISTRY.commands)
+    snap = described["snapshot"]
+    assert {f["short"] for f in snap["flags"]} >= {"-i", "-c", "-d", "-s", "-C", "-D"}
+    assert described["click"]["mutates"] is True and described["url"]["mutates"] is False
+    assert described["click"]["args"][0]["kind"] == "target"
+
+
+def test_help_overview_lists_categories_and_commands():
+    text = REGISTRY.overview()
+    assert "Navigate:" in text and "Interact:" in text
+    assert "  click" in text and "help CMD" in text
+
+
+def test_readme_reference_is_the_generated_one():
+    from pathlib import Path
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    assert REGISTRY.markdown() in readme, "regenerate: cockpit commands --markdown"

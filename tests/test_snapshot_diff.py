@@ -1,0 +1,105 @@
+"""Parsing and rendering snapshots, and ref-keyed diffs (no browser needed)."""
+
+from cockpit.core.diff import diff
+from cockpit.core.render import View, render
+from cockpit.core.snapshot import Snapshot
+
+PAGE = """- generic [active] [ref=e1]:
+  - heading "Inbox" [level=1] [ref=e2]
+  - navigation [ref=e3]:
+    - link "Home" [ref=e4] [cursor=pointer]:
+      - /url: /
+  - generic [ref=e5]:
+    - generic [ref=e6]:
+      - text: Email
+      - textbox "Email" [ref=e7]: jane@example.com
+    - 'button "Save: now" [ref=e9]'
+    - combobox "Color" [ref=e10]:
+      - option "Red" [selected]
+      - option "Green"
+    - checkbox "Remember" [ref=e11]
+  - list [ref=e14]:
+    - listitem [ref=e15]: one
+    - listitem [ref=e16]: two
+"""
+
+
+def snap(text: str, doc: str = "d1", url: str = "http://x/") -> Snapshot:
+    return Snapshot.from_text(text, doc=doc, url=url)
+
+
+def test_parse_keeps_roles_names_values_props_and_refs():
+    s = snap(PAGE)
+    assert s.refs["e7"].role == "textbox" and s.refs["e7"].name == "Email"
+    assert s.refs["e7"].value == "jane@example.com"
+    assert s.refs["e9"].name == "Save: now"  # a quoted key with ': ' inside the name
+    assert s.refs["e4"].props["/url"] == "/"
+    assert s.refs["e2"].attr("level") == "1"
+
+
+def test_full_render_reads_like_playwright():
+    out = render(snap(PAGE), View())
+    assert '- heading "Inbox" [level=1] [ref=e2]' in out
+    assert '  - textbox "Email" [ref=e7]: jane@example.com' in out.replace("    - textbox",
+                                                                           "  - textbox")
+    assert "/url: /" in out
+
+
+def test_interactive_keeps_controls_and_named_headings_only():
+    out = render(snap(PAGE), View(interactive=True)).splitlines()
+    assert out[0] == '- heading "Inbox" [level=1] [ref=e2]'
+    assert '- link "Home" [ref=e4] -> /' in out
+    assert '- combobox "Color" [ref=e10]: Red' in out
+    assert not any("listitem" in line or "generic" in line for line in out)
+
+
+def test_compact_drops_unnamed_wrappers():
+    out = render(snap(PAGE), View(compact=True))
+    assert "generic [ref=e6]" not in out and "generic [ref=e5]" not in out
+    assert 'textbox "Email"' in out and "listitem [ref=e15]: one" in out
+
+
+def test_depth_and_scope():
+    shallow = render(snap(PAGE), View(depth=1))
+    assert shallow.splitlines() == ["- generic [active] [ref=e1]"]
+    scoped = render(snap(PAGE), View(scope="e14"))
+    assert scoped.splitlines()[0] == "- list [ref=e14]:" and "heading" not in scoped
+
+
+def test_one_inserted_row_is_one_added_line():
+    after = PAGE.replace("    - listitem [ref=e15]: one",
+                         "    - listitem [ref=e20]: zero\n    - listitem [ref=e15]: one")
+    d = diff(snap(PAGE), snap(after))
+    assert [c.line for c in d.changes] == ["+ @e20 listitem"]
+    assert d.summary == "+1 -0 ~0"
+
+
+def test_value_and_state_changes_are_changes_of_that_ref():
+    after = PAGE.replace('checkbox "Remember" [ref=e11]', 'checkbox "Remember" [checked] [ref=e11]')
+    after = after.replace(": jane@example.com", ": joe@example.com")
+    d = diff(snap(PAGE), snap(after))
+    lines = {c.ref: c for c in d.changes}
+    assert set(lines) == {"e7", "e11"}
+    assert lines["e11"].fields == {"checked": (None, True)}
+    assert lines["e7"].fields["text"] == ("jane@example.com", "joe@example.com")
+
+
+def test_renamed_element_is_one_change_not_remove_and_add():
+    after = PAGE.replace("'button \"Save: now\" [ref=e9]'", 'button "Saved" [ref=e21]')
+    d = diff(snap(PAGE), snap(after))
+    assert len(d.changes) == 1
+    change = d.changes[0]
+    assert change.kind == "changed" and change.fields["name"] == ("Save: now", "Saved")
+    assert change.fields["ref"] == ("e9", "e21")
+
+
+def test_no_change_and_new_page():
+    assert diff(snap(PAGE), snap(PAGE)).summary == "No change"
+    other = diff(snap(PAGE), snap(PAGE, doc="d2", url="http://x/next"))
+    assert other.new_page and other.summary.startswith("new page http://x/next")
+
+
+def test_focus_moving_is_not_a_change():
+    after = PAGE.replace("- generic [active] [ref=e1]:", "- generic [ref=e1]:").replace(
+        'checkbox "Remember" [ref=e11]', 'checkbox "Remember" [active] [ref=e11]')
+    assert diff(snap(PAGE), snap(after)).empty
