@@ -63,7 +63,8 @@ def _lines(nodes: list[Node], depth: int, limit: int | None, out: list[str]) -> 
 
 def _hint(node: Node) -> str:
     """What a flat interactive line loses from its children: a link's URL, a select's choice."""
-    if url := node.props.get("/url"):
+    url = node.props.get("/url")
+    if url and not url.startswith("#"):  # an anchor on the same page says little
         return f" -> {url}"
     if node.role in ("combobox", "listbox") and not node.value:
         chosen = [c.name for c in node.children if c.role == "option" and c.attr("selected")]

@@ -47,6 +47,7 @@ NET_ERRORS = {
     "ERR_TIMED_OUT": "the server did not answer in time",
     "ERR_ABORTED": "the navigation was aborted (a download, or another navigation began)",
     "ERR_TOO_MANY_REDIRECTS": "the site redirects in a loop",
+    "ERR_UNSAFE_PORT": "the browser refuses that port as unsafe: use another port",
     "ERR_EMPTY_RESPONSE": "the server closed the connection without answering",
 }
 

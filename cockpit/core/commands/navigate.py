@@ -63,6 +63,12 @@ async def goto(ctx, a) -> Outcome:
         response = await ctx.page.goto(url, wait_until="commit",
                                        timeout=NAVIGATION_TIMEOUT_MS)
     except PlaywrightError as exc:
+        # The browser goes on to show its error page; let it, or it would interrupt the
+        # next navigation.
+        try:
+            await ctx.page.wait_for_load_state("load", timeout=2000)
+        except PlaywrightError:
+            pass
         raise navigation_error(exc, url) from None
     await wait_loaded(ctx.page, url)
     status = response.status if response else None
