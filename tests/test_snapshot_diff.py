@@ -103,3 +103,9 @@ def test_focus_moving_is_not_a_change():
     after = PAGE.replace("- generic [active] [ref=e1]:", "- generic [ref=e1]:").replace(
         'checkbox "Remember" [ref=e11]', 'checkbox "Remember" [active] [ref=e11]')
     assert diff(snap(PAGE), snap(after)).empty
+
+
+def test_render_round_trips_playwright_quoting():
+    text = ('- paragraph [ref=e1]:\n  - text: "See also:"\n  - link "x" [ref=e2]:\n'
+            '    - /url: "#section-4"\n  - text: ","\n  - code [ref=e3]: "[bold]: yes"')
+    assert render(snap(text), View()) == text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .snapshot import STRUCTURAL_ROLES, Node, Snapshot
+from .snapshot import STRUCTURAL_ROLES, Node, Snapshot, scalar
 
 
 @dataclass
@@ -57,7 +57,7 @@ def _lines(nodes: list[Node], depth: int, limit: int | None, out: list[str]) -> 
         out.append(f"{pad}- {node.line()}{':' if has_below else ''}")
         if has_below:
             for key, value in node.props.items():
-                out.append(f"{pad}  - {key}: {value}")
+                out.append(f"{pad}  - {key}: {scalar(value)}")
             _lines(node.children, depth + 1, limit, out)
 
 

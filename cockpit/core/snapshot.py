@@ -80,7 +80,7 @@ class Node:
         `terse` (for `snapshot -i`) leaves out the pointer-cursor mark that every link and
         button carries, and a button's or link's text when its name already says it."""
         if self.role.startswith("/"):
-            return f"{self.role}: {self.value}"
+            return f"{self.role}: {scalar(self.value)}"
         out = self.role
         if self.name:
             out += " " + json.dumps(self.name, ensure_ascii=False)
@@ -89,20 +89,25 @@ class Node:
             marks = [m for m in marks if m != "cursor=pointer"]
         out += "".join(f" [{a}]" for a in marks)
         if self.value and not (terse and self.name and self.role in NAMED_BY_TEXT):
-            out += ": " + _scalar(self.value)
+            out += ": " + scalar(self.value)
         if with_children_text and self.children:
             inner = ", ".join(c.line(True) for c in self.children if c.ref is None)
             out += f" ({inner})" if inner else ""
         return out
 
     def walk(self) -> Iterator[Node]:
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        """This node and all below it, in document order (iterative: pages are deep)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
 
 
-def _scalar(text: str) -> str:
-    if text[:1] in "\"'[{&*!|>%@`#" or ": " in text or text != text.strip() or "\n" in text:
+def scalar(text: str) -> str:
+    """A value as YAML would need it: quoted when plain text would read differently."""
+    if (not text or text[0] in "\"'[]{}&*!|>%@`#,-?:" or ": " in text or " #" in text
+            or text.endswith(":") or text != text.strip() or "\n" in text):
         return json.dumps(text, ensure_ascii=False)
     return text
 
@@ -140,35 +145,59 @@ def _split_item(content: str) -> tuple[str, str | None]:
     return key, rest[1:].strip()  # rest starts with ':'
 
 
-def parse(text: str) -> list[Node]:
-    """Parse an aria snapshot into its top-level nodes."""
+# The common line in one match: indent, role, "name", [attrs], and `: value` or `:`.
+_LINE = re.compile(r'( *)- ([A-Za-z][\w-]*)(?: ("(?:[^"\\]|\\.)*"))?((?: \[[^\]]*\])*)'
+                   r'(?:(:)(?: (.*))?)?$')
+
+
+def _name(quoted: str | None) -> str:
+    if not quoted:
+        return ""
+    return json.loads(quoted) if "\\" in quoted else quoted[1:-1]
+
+
+def parse(text: str, refs: dict[str, Node] | None = None) -> list[Node]:
+    """Parse an aria snapshot into its top-level nodes (filling `refs` on the way)."""
+    refs = {} if refs is None else refs
     roots: list[Node] = []
     stack: list[tuple[int, Node]] = []
     for raw in text.splitlines():
-        stripped = raw.lstrip(" ")
-        if not stripped.startswith("- "):
-            continue
-        indent = len(raw) - len(stripped)
-        key, value = _split_item(stripped[2:])
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
-        parent = stack[-1][1] if stack else None
-        if key.startswith("/"):  # a property of the parent, e.g. `/url: /inbox`
-            if parent is not None:
-                parent.props[key] = _unquote(value or "")
-            continue
-        m = _KEY.match(key)
+        m = _LINE.match(raw)
         if m:
-            attrs = _ATTR.findall(m.group("attrs") or "")
-            node = Node(m.group("role"), _unquote(m.group("name") or ""), attrs)
-        else:  # a bare text line such as `- "some text"`
-            node = Node("text", value=_unquote(key))
-            attrs = []
-        if value:
-            node.value = _unquote(value)
+            indent = len(m.group(1))
+            attrs = _ATTR.findall(m.group(4)) if m.group(4) else []
+            node = Node(m.group(2), _name(m.group(3)), attrs)
+            value = m.group(6)
+            if value:
+                node.value = _unquote(value) if value[0] in "\"'" else value
+        else:  # quoted keys, properties such as `/url: /inbox`, bare text lines
+            stripped = raw.lstrip(" ")
+            if not stripped.startswith("- "):
+                continue
+            indent = len(raw) - len(stripped)
+            key, value = _split_item(stripped[2:])
+            if key.startswith("/"):
+                while stack and stack[-1][0] >= indent:
+                    stack.pop()
+                if stack:
+                    stack[-1][1].props[key] = _unquote(value or "")
+                continue
+            km = _KEY.match(key)
+            if km:
+                attrs = _ATTR.findall(km.group("attrs") or "")
+                node = Node(km.group("role"), _unquote(km.group("name") or ""), attrs)
+            else:
+                attrs = []
+                node = Node("text", value=_unquote(key))
+            if value:
+                node.value = _unquote(value)
         for a in attrs:
             if a.startswith("ref="):
                 node.ref = a[4:]
+                refs[node.ref] = node
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
         node.parent = parent
         (parent.children if parent else roots).append(node)
         stack.append((indent, node))
@@ -189,9 +218,8 @@ class Snapshot:
 
     @classmethod
     def from_text(cls, text: str, **info) -> Snapshot:
-        snap = cls(parse(text), raw=text, **info)
-        snap.refs = {n.ref: n for n in snap.walk() if n.ref}
-        return snap
+        refs: dict[str, Node] = {}
+        return cls(parse(text, refs), raw=text, refs=refs, **info)
 
     def walk(self) -> Iterator[Node]:
         for root in self.roots:

@@ -64,10 +64,10 @@ class Tab:
 
     async def take_snapshot(self) -> Snapshot:
         """Take a full snapshot; it becomes the one refs are checked against."""
-        doc = await self.document_id()
-        text = await self.page.aria_snapshot(mode="ai")
-        with contextlib.suppress(Exception):
-            self.title = await self.page.title()
+        # Three round trips at once: the snapshot itself dominates, the others ride along.
+        doc, text, title = await asyncio.gather(
+            self.document_id(), self.page.aria_snapshot(mode="ai"), self.page.title())
+        self.title = title
         snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
         self.previous, self.snapshot = self.snapshot, snap
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
