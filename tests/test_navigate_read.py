@@ -194,3 +194,9 @@ async def test_ref_from_another_tab_names_that_tab(s, site):
     if "tab 1" in r.error:  # unless tab 2 happens to have the same ref number
         assert "`tab 1`" in r.error
     assert "snapshot" in r.error
+
+
+async def test_js_that_navigates_reports_where_the_page_went(s, site):
+    await ok(s, f"goto {site.url}/")
+    r = await ok(s, "js location.href = '/report'; await new Promise(r => setTimeout(r, 5000))")
+    assert r.data["navigated"] and f"now {site.url}/report" in r.output

@@ -26,18 +26,48 @@ def show_value(value) -> str:
     return json.dumps(value, ensure_ascii=False, indent=None)
 
 
+class Navigated(Exception):
+    """The code made the page load another document, which took its value with it."""
+
+
+async def _evaluate(page, source: str):
+    try:
+        return await page.evaluate(source)
+    except PlaywrightError as exc:
+        if "Execution context was destroyed" in str(exc):
+            raise Navigated() from None
+        raise
+
+
 async def run_js(page, code: str):
     """Evaluate code as an expression (await allowed), or else as a function body."""
     code = code.strip().rstrip(";") if "\n" not in code.strip() else code
     try:
-        return await page.evaluate(f"async () => {{ return ({code}\n); }}")
+        return await _evaluate(page, f"async () => {{ return ({code}\n); }}")
     except PlaywrightError as exc:
         if "SyntaxError" not in str(exc):
             raise js_error(exc) from None
     try:
-        return await page.evaluate(f"async () => {{ {code}\n}}")
+        return await _evaluate(page, f"async () => {{ {code}\n}}")
     except PlaywrightError as exc:
         raise js_error(exc) from None
+
+
+async def js_outcome(page, code: str) -> Outcome:
+    before = page.url
+    try:
+        value = await run_js(page, code)
+    except Navigated:
+        try:  # the old document is gone; the new one's URL event follows shortly
+            if page.url == before:
+                await page.wait_for_event("framenavigated", timeout=10_000,
+                                          predicate=lambda f: f == page.main_frame)
+            await page.wait_for_load_state("load", timeout=10_000)
+        except PlaywrightError:
+            pass  # still loading: the URL below says where it is going
+        return Outcome(f"the page navigated while the code ran (now {page.url}); its value "
+                       "was lost with the old page", {"value": None, "navigated": True})
+    return Outcome(show_value(value), {"value": value})
 
 
 @command("js", "inspect", "Evaluate JavaScript in the page and print the value.",
@@ -50,8 +80,7 @@ async def run_js(page, code: str):
          examples=("js document.title", "js document.querySelectorAll('a').length",
                    "js await fetch('/api/messages').then(r => r.json())"))
 async def js(ctx, a) -> Outcome:
-    value = await run_js(ctx.page, a.code)
-    return Outcome(show_value(value), {"value": value})
+    return await js_outcome(ctx.page, a.code)
 
 
 @command("eval", "inspect", "Run a JavaScript file in the page and print the value.",
@@ -62,8 +91,7 @@ async def eval_(ctx, a) -> Outcome:
     path = Path(a.file).expanduser()
     if not path.is_file():
         raise UsageError(f"no such file: {path} (paths are relative to {Path.cwd()})")
-    value = await run_js(ctx.page, path.read_text(encoding="utf-8"))
-    return Outcome(show_value(value), {"value": value})
+    return await js_outcome(ctx.page, path.read_text(encoding="utf-8"))
 
 
 @command("attrs", "inspect", "Print an element's HTML attributes.", args=(T,))
