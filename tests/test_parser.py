@@ -62,6 +62,11 @@ def test_chain_splits_on_semicolons_or_takes_quoted_lines():
         ["fill @e1 'a b'", "press Enter"]
 
 
+def test_values_named_like_invocation_fields_still_read_as_values():
+    inv = parse("select @e8 Green Blue")
+    assert inv.options == ["Green", "Blue"]
+
+
 def test_every_command_is_documented_and_categorised():
     names = set(REGISTRY.commands)
     required = {"goto", "back", "forward", "reload", "url", "title", "text", "html", "links",
@@ -95,6 +100,6 @@ def test_help_overview_lists_categories_and_commands():
 
 
 def test_readme_reference_is_the_generated_one():
-    from pathlib import Path
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    assert REGISTRY.markdown() in readme, "regenerate: cockpit commands --markdown"
+    from cockpit.docs import README, reference_section
+    assert reference_section(README.read_text()) == REGISTRY.markdown().strip("\n"), \
+        "regenerate it: python -m cockpit.docs"

@@ -17,11 +17,11 @@ class Invocation:
 
     spec: CommandSpec
     line: str
-    values: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
 
     def __getattr__(self, key: str) -> Any:
         try:
-            return self.values[key]
+            return self.params[key]
         except KeyError:
             raise AttributeError(key) from None
 

@@ -133,12 +133,19 @@ class CommandSpec:
         return "\n".join(lines)
 
 
+RESERVED = frozenset({"spec", "line", "params"})  # attributes of a parsed Invocation
+
+
 @dataclass
 class Registry:
     commands: dict[str, CommandSpec] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
 
     def add(self, spec: CommandSpec) -> None:
+        clash = {a.name for a in spec.args} | {f.key for f in spec.flags}
+        if clash & RESERVED:  # handlers read values as attributes of the invocation
+            raise ValueError(f"{spec.name}: {sorted(clash & RESERVED)} would shadow the "
+                             "invocation's own attributes; rename them")
         for word in (spec.name, *spec.aliases):
             if word in self.commands or word in self.aliases:
                 raise ValueError(f"command word {word!r} declared twice")

@@ -92,6 +92,9 @@ class Tab:
         p.on("filechooser", self._on_filechooser)
         p.on("download", self._on_download)
         p.on("request", self._on_request)
+        # A response ends a request for settling: `requestfinished` waits for the body,
+        # which never comes for a fetch whose body the page does not read.
+        p.on("response", self._on_response)
         p.on("requestfinished", lambda r: self._on_request_end(r, None))
         p.on("requestfailed", lambda r: self._on_request_end(r, r.failure or "failed"))
         p.on("framenavigated", self._on_framenavigated)
@@ -153,20 +156,23 @@ class Tab:
         for watch in self._watches:
             watch.request_started(request, request.resource_type, is_nav)
 
+    def _on_response(self, response) -> None:
+        entry = self._network.get(response.request)
+        if entry is not None:
+            entry.status = response.status
+            entry.ms = (time.time() - entry.started) * 1000
+        for watch in self._watches:
+            watch.request_ended(response.request)
+
     def _on_request_end(self, request, failure: str | None) -> None:
         entry = self._network.pop(request, None)
         if entry is not None:
-            entry.ms = (time.time() - entry.started) * 1000
-            entry.failure = failure
-            if failure is None:
-                asyncio.ensure_future(self._record_status(request, entry))
+            if entry.ms is None:
+                entry.ms = (time.time() - entry.started) * 1000
+            if failure and entry.status is None:
+                entry.failure = failure
         for watch in self._watches:
             watch.request_ended(request)
-
-    async def _record_status(self, request, entry: NetworkEntry) -> None:
-        with contextlib.suppress(Exception):
-            response = await request.response()
-            entry.status = response.status if response else None
 
     def _on_framenavigated(self, frame) -> None:
         if frame != self.page.main_frame:

@@ -8,6 +8,8 @@ import asyncio
 import re
 from typing import TYPE_CHECKING
 
+from playwright.async_api import Error as PlaywrightError
+
 from .errors import StaleRefError, UsageError
 from .tab import DOC_TOKEN_JS
 
@@ -43,7 +45,11 @@ async def resolve(tab: Tab, target: str):
     locator = tab.page.locator(f"aria-ref={ref}")
     # The ref map lives in Playwright's utility world, so count there; the document token
     # lives in the main world (of the top frame, also for frame refs). Both at once.
-    count, doc = await asyncio.gather(locator.count(), tab.page.evaluate(DOC_TOKEN_JS))
+    try:
+        count, doc = await asyncio.gather(locator.count(), tab.page.evaluate(DOC_TOKEN_JS))
+    except PlaywrightError:  # e.g. "Invalid frame in aria-ref selector": its frame is gone
+        raise StaleRefError(f"{snap.describe(ref)} belongs to a frame that is gone; "
+                            f"{NEW_SNAPSHOT}", data={"ref": ref}) from None
     what = snap.describe(ref)
     if doc != snap.doc:
         raise StaleRefError(f"{what} is from an earlier page: this tab has loaded "

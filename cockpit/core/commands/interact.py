@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import UsageError
+from ..errors import CommandError, UsageError
 from ..registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
 from ..result import Outcome
 
@@ -62,6 +62,9 @@ async def press(ctx, a) -> Outcome:
             await ctx.page.keyboard.press(a.key)
     except Exception as exc:
         if "Unknown key" in str(exc):
+            # Playwright pressed the chord's modifiers before it met the unknown key.
+            for modifier in ("Control", "Shift", "Alt", "Meta"):
+                await ctx.page.keyboard.up(modifier)
             raise UsageError(f"unknown key '{a.key}': use names like Enter, Tab, Escape, "
                              "ArrowDown, a, Control+a") from None
         raise
@@ -93,15 +96,26 @@ async def uncheck(ctx, a) -> Outcome:
     return Outcome(f"unchecked {ctx.describe(a.target)}")
 
 
+# Options by value, or by label without regard to case, as people name them.
+MATCH_OPTIONS_JS = """(el, wanted) => el.tagName !== 'SELECT' ? null : [...el.options]
+  .filter(o => wanted.some(w => w === o.value
+                           || w.toLowerCase() === o.label.trim().toLowerCase()))
+  .map(o => o.value)"""
+
+
 @command("select", "interact", "Choose option(s) of a <select> by value or label.",
-         args=(T, Arg("values", "option values or labels", variadic=True)), mutates=True,
+         args=(T, Arg("options", "option values or labels", variadic=True)), mutates=True,
          examples=("select @e8 Green", 'select "#size" S M'))
 async def select(ctx, a) -> Outcome:
     async def choose(loc):
-        try:
-            return await loc.select_option(a.values, timeout=ctx.timeout)
-        except Exception:
-            return await loc.select_option(label=a.values, timeout=ctx.timeout)
+        values = await loc.evaluate(MATCH_OPTIONS_JS, a.options)
+        if values is None:
+            raise CommandError(f"{ctx.describe(a.target)} is not a <select>: click it and "
+                               "pick the option instead")
+        if len(values) < len(a.options):
+            raise CommandError(f"{ctx.describe(a.target)} has no option {', '.join(a.options)}"
+                               ": `snapshot -s` on it lists the options")
+        return await loc.select_option(values, timeout=ctx.timeout)
     chosen = await ctx.on(a.target, choose)
     return Outcome(f"selected {', '.join(chosen)} in {ctx.describe(a.target)}",
                    {"selected": chosen})

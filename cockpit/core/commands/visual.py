@@ -61,14 +61,22 @@ def _clip(text: str) -> dict:
 async def _ref_boxes(page) -> list[dict]:
     """Boxes of the interactive refs, from Playwright's own snapshot with boxes."""
     text = await page.aria_snapshot(mode="ai", boxes=True)
-    boxes = []
-    for node in Snapshot.from_text(text).walk():
-        box = node.attr("box")
-        if node.ref and isinstance(box, str) and (node.interactive or
-                                                  node.attr("cursor") == "pointer"):
-            x, y, w, h = (float(v) for v in box.split(","))
-            if w > 0 and h > 0:
-                boxes.append({"ref": "@" + node.ref, "x": x, "y": y, "w": w, "h": h})
+    boxes: list[dict] = []
+
+    def visit(nodes, dx: float, dy: float) -> None:
+        for node in nodes:
+            box = node.attr("box")
+            x = y = w = h = 0.0
+            if isinstance(box, str):
+                x, y, w, h = (float(v) for v in box.split(","))
+            if node.ref and w > 0 and h > 0 and (node.interactive or
+                                                 node.attr("cursor") == "pointer"):
+                boxes.append({"ref": "@" + node.ref, "x": x + dx, "y": y + dy, "w": w, "h": h})
+            # Boxes inside an iframe are relative to it: shift them by the frame's place.
+            shift = (x, y) if node.role == "iframe" else (0.0, 0.0)
+            visit(node.children, dx + shift[0], dy + shift[1])
+
+    visit(Snapshot.from_text(text).roots, 0.0, 0.0)
     return boxes
 
 
@@ -98,7 +106,8 @@ async def screenshot(ctx, a) -> Outcome:
         if a.target:
             await ctx.on(a.target, lambda loc: loc.screenshot(path=path, timeout=ctx.timeout))
         else:
-            await page.screenshot(path=path, full_page=not (a.viewport or clip), clip=clip)
+            # A clip is in page pixels, so it is cut from the full page (below the fold too).
+            await page.screenshot(path=path, full_page=not a.viewport, clip=clip)
     finally:
         if a.annotate:
             await page.evaluate(REMOVE_JS)

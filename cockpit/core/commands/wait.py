@@ -39,15 +39,15 @@ async def wait(ctx, a) -> Outcome:
                 raise UsageError("wait --ms takes 0 to 600000 milliseconds")
             await page.wait_for_timeout(a.ms)
             done.append(f"{a.ms} ms")
-        for state, wanted in (("load", a.load), ("networkidle", a.idle)):
-            if wanted:
-                await page.wait_for_load_state(state, timeout=timeout)
-                done.append(state)
         if a.url:
             pattern = re.compile(a.url[1:-1]) if len(a.url) > 2 and a.url[0] == a.url[-1] \
                 == "/" else a.url
             await page.wait_for_url(pattern, timeout=timeout, wait_until="commit")
             done.append(f"URL {page.url}")
+        for state, wanted in (("load", a.load), ("networkidle", a.idle)):
+            if wanted:
+                await page.wait_for_load_state(state, timeout=timeout)
+                done.append(state)
         if selector:
             locator = await ctx.locate(selector)
             await locator.first.wait_for(state="visible", timeout=timeout)
