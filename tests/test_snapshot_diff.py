@@ -70,7 +70,7 @@ def test_one_inserted_row_is_one_added_line():
     after = PAGE.replace("    - listitem [ref=e15]: one",
                          "    - listitem [ref=e20]: zero\n    - listitem [ref=e15]: one")
     d = diff(snap(PAGE), snap(after))
-    assert [c.line for c in d.changes] == ["+ @e20 listitem"]
+    assert [c.line for c in d.changes] == ["+ @e20 listitem: zero"]
     assert d.summary == "+1 -0 ~0"
 
 

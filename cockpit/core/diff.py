@@ -23,12 +23,14 @@ class Change:
     role: str
     name: str
     fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # changed: old, new
+    text: str = ""  # an added element's words, so the diff says what appeared
 
     @property
     def line(self) -> str:
         label = f'@{self.ref} {self.role}' + (f' "{self.name}"' if self.name else "")
         if self.kind == "added":
-            return f"+ {label}"
+            words = self.text if len(self.text) <= 80 else self.text[:79] + "…"
+            return f"+ {label}" + (f": {words}" if words and words != self.name else "")
         if self.kind == "removed":
             return f"- {label}"
         what = "; ".join(f"{k}: {_show(a)} -> {_show(b)}" for k, (a, b) in self.fields.items())
@@ -37,6 +39,8 @@ class Change:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "ref": self.ref, "role": self.role,
                                "name": self.name}
+        if self.text:
+            out["text"] = self.text
         if self.fields:
             out["fields"] = {k: {"old": a, "new": b} for k, (a, b) in self.fields.items()}
         return out
@@ -102,6 +106,9 @@ def _signature(node: Node) -> dict[str, Any]:
     sig.update(node.state)
     if "/url" in node.props:
         sig["url"] = node.props["/url"]
+    chosen = [c.name for c in node.children if c.ref is None and c.attr("selected")]
+    if chosen:  # a select's options carry no refs: its choice is its own state
+        sig["selected"] = ", ".join(chosen)
     return sig
 
 
@@ -120,7 +127,8 @@ def diff(old: Snapshot | None, new: Snapshot) -> Diff:
     if old is not None and old.url != new.url:
         result.url = (old.url, new.url)
     if result.new_page:
-        result.changes = [Change("added", r, n.role, n.name) for r, n in new.refs.items()]
+        result.changes = [Change("added", r, n.role, n.name, text=n.text)
+                          for r, n in new.refs.items()]
         return result
     added = [r for r in new.refs if r not in old_refs]
     removed = [r for r in old_refs if r not in new.refs]
@@ -139,7 +147,7 @@ def diff(old: Snapshot | None, new: Snapshot) -> Diff:
     for ref, node in new.refs.items():
         before = old_refs.get(ref) or (old_refs[renamed[ref]] if ref in renamed else None)
         if before is None:
-            result.changes.append(Change("added", ref, node.role, node.name))
+            result.changes.append(Change("added", ref, node.role, node.name, text=node.text))
             continue
         a, b = _signature(before), _signature(node)
         if a != b:

@@ -57,7 +57,7 @@ async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
     if tab.dialog is not None and spec.name not in MODAL_SAFE:
         d = tab.dialog_entry
         raise ModalStateError(
-            f"a {d.type} dialog is open on tab {tab.index} (\"{d.message}\"): answer it with "
+            f"{'an' if d.type[0] in 'aeiou' else 'a'} {d.type} dialog is open on tab {tab.index} (\"{d.message}\"): answer it with "
             "`dialog accept [TEXT]` or `dialog dismiss` first", data={"dialog": d.to_json()})
     ctx = Context(session, tab, source)
     return await _until_modal(tab, _perform(session, ctx, inv))
@@ -98,7 +98,8 @@ async def _until_modal(tab: Tab, work) -> object:
         tab.acting = None
         tab.cancelled_for_dialog = False
     d = tab.dialog_entry
-    return Outcome(f"a {d.type} dialog opened: \"{d.message}\"; answer it with `dialog accept"
+    article = "an" if d.type[0] in "aeiou" else "a"
+    return Outcome(f"{article} {d.type} dialog opened: \"{d.message}\"; answer it with `dialog accept"
                    f"{' TEXT' if d.type == 'prompt' else ''}` or `dialog dismiss`",
                    {"dialog": d.to_json()})
 

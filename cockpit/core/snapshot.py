@@ -67,14 +67,21 @@ class Node:
 
     @property
     def text(self) -> str:
-        """The node's own text: its value plus its unreffed text children (what a diff watches)."""
+        """The node's own text: its value plus the text of children without a ref of their
+        own (those are watched by their own ref). What a diff compares."""
         parts = [self.value] if self.value else []
         for child in self.children:
             if child.ref is None:
-                parts.append(child.line(with_children_text=True))
-        return " | ".join(p for p in parts if p)
+                parts.append(child.plain())
+        return " ".join(p for p in parts if p)
 
-    def line(self, with_children_text: bool = False, terse: bool = False) -> str:
+    def plain(self) -> str:
+        """All the words in this node and below it, without roles or marks."""
+        parts = [self.name, self.value] if self.role != "text" else [self.value]
+        parts += [c.plain() for c in self.children]
+        return " ".join(p for p in parts if p)
+
+    def line(self, terse: bool = False) -> str:
         """The node as one snapshot line, without the leading '- '.
 
         `terse` (for `snapshot -i`) leaves out the pointer-cursor mark that every link and
@@ -90,9 +97,6 @@ class Node:
         out += "".join(f" [{a}]" for a in marks)
         if self.value and not (terse and self.name and self.role in NAMED_BY_TEXT):
             out += ": " + scalar(self.value)
-        if with_children_text and self.children:
-            inner = ", ".join(c.line(True) for c in self.children if c.ref is None)
-            out += f" ({inner})" if inner else ""
         return out
 
     def walk(self) -> Iterator[Node]:

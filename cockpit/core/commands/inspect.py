@@ -212,6 +212,8 @@ PERF_JS = """() => {
 @command("perf", "inspect", "Show the page's load timings and size.")
 async def perf(ctx, a) -> Outcome:
     found = await ctx.page.evaluate(PERF_JS)
-    if not found:
+    if found:
+        found = {k: v for k, v in found.items() if v is not None}
+    if not found or not found.get("load_ms"):
         return Outcome("no navigation timing for this page (about:blank?)", {})
     return Outcome("\n".join(f"{k}: {v}" for k, v in found.items()), {"perf": found})

@@ -33,6 +33,7 @@ async def wait(ctx, a) -> Outcome:
         raise UsageError("wait needs a condition: --text, --gone, --url, --selector (or a "
                          "target), --load, --idle or --ms; e.g. wait --text \"Done\"")
     done: list[str] = []
+    current = ""  # the condition being waited for, named if it times out
     try:
         if a.ms is not None:
             if not 0 <= a.ms <= 600_000:
@@ -40,30 +41,33 @@ async def wait(ctx, a) -> Outcome:
             await page.wait_for_timeout(a.ms)
             done.append(f"{a.ms} ms")
         if a.url:
+            current = f"--url {a.url}"
             pattern = re.compile(a.url[1:-1]) if len(a.url) > 2 and a.url[0] == a.url[-1] \
                 == "/" else a.url
             await page.wait_for_url(pattern, timeout=timeout, wait_until="commit")
             done.append(f"URL {page.url}")
         for state, wanted in (("load", a.load), ("networkidle", a.idle)):
             if wanted:
+                current = "--load (the load event)" if state == "load" else "--idle"
                 await page.wait_for_load_state(state, timeout=timeout)
                 done.append(state)
         if selector:
+            current = f"{ctx.describe(selector)} to be visible"
             locator = await ctx.locate(selector)
             await locator.first.wait_for(state="visible", timeout=timeout)
             done.append(f"{ctx.describe(selector)} visible")
         if a.text:
+            current = f"--text \"{a.text}\""
             await page.get_by_text(a.text).first.wait_for(state="visible", timeout=timeout)
             done.append(f"text \"{a.text}\"")
         if a.gone:
+            current = f"--gone \"{a.gone}\""
             await page.get_by_text(a.gone).first.wait_for(state="hidden", timeout=timeout)
             done.append(f"text \"{a.gone}\" gone")
     except PlaywrightError as exc:
         if "Timeout" not in str(exc):
             raise
-        missing = {"text": a.text, "gone": a.gone, "url": a.url, "selector": selector}
-        waited = ", ".join(f"--{k} {v}" for k, v in missing.items() if v) or "the load"
-        raise CommandError(f"timed out after {timeout} ms waiting for {waited}"
+        raise CommandError(f"timed out after {timeout} ms waiting for {current}"
                            + (f" (done: {', '.join(done)})" if done else "")
                            + ": check the page with `snapshot -i`, or raise --timeout") from None
     return Outcome("waited for " + ", ".join(done))
