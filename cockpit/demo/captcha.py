@@ -39,8 +39,9 @@ def render_svg(text: str, seed: int | None = None) -> str:
             f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{rng.choice(INK)}" '
             f'transform="rotate({angle:.1f} {x:.1f} {y - 15:.1f})">{char}</text>')
     order = list(range(len(glyphs)))
-    if len(glyphs) > 1:
-        while order == sorted(order):  # a shuffle that happens to keep the order is no good
+    if len(set(text)) > 1:
+        # A shuffle that still spells the text (repeated letters can) is no good.
+        while "".join(text[i] for i in order) == text:
             rng.shuffle(order)
 
     curves, specks = [], []
