@@ -54,7 +54,9 @@ class EventBus:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def emit(self, kind: str, **data: Any) -> Event:
+    def emit(self, kind: str, **data: Any) -> Event | None:
+        if not self._listeners:
+            return None  # nobody is watching: the common case of a script or a benchmark
         event = Event(kind, data)
         for listener in list(self._listeners):
             try:

@@ -24,55 +24,81 @@ MODAL_SAFE = frozenset({"dialog", "dialogs", "help", "status", "tabs", "tab", "n
                         "closetab", "console", "network", "url"})
 
 
+# Playwright records the caller's stack with every call it makes, so each frame between
+# `Session.run` and the page costs time: the common path below is kept flat on purpose.
+
 async def execute_line(session: Session, line: str, source: str) -> Result:
+    """Parse and run one line, turning whatever happens into a Result (never raises)."""
     try:
         inv = parse(line, session.registry)
-    except CommandError as exc:
+        outcome = await _run(session, inv, source)
+        return Result(inv.line, True, outcome.output, None, 0.0, outcome.data, source=source)
+    except Exception as exc:
         return _failure(line, exc, source)
-    return await execute(session, inv, source)
 
 
 async def execute(session: Session, inv: Invocation, source: str) -> Result:
-    """Run an invocation and turn whatever happens into a Result (never raises)."""
+    """Run an already parsed invocation (as `chain` does for each of its lines)."""
     try:
         outcome = await _run(session, inv, source)
         return Result(inv.line, True, outcome.output, None, 0.0, outcome.data, source=source)
-    except CommandError as exc:
+    except Exception as exc:
         return _failure(inv.line, exc, source)
-    except PlaywrightError as exc:
-        return _failure(inv.line, CommandError(f"{inv.spec.name}: {first_line(exc)}"), source)
-    except Exception as exc:  # a bug of ours must not end the session
-        err = CommandError(f"internal error in `{inv.spec.name}`: {type(exc).__name__}: "
-                           f"{exc} (the session goes on; please report this)")
-        return _failure(inv.line, err, source)
 
 
-def _failure(line: str, exc: CommandError, source: str) -> Result:
+def _failure(line: str, exc: Exception, source: str) -> Result:
+    if isinstance(exc, PlaywrightError):
+        exc = CommandError(f"{line.split()[0] if line.split() else line}: {first_line(exc)}")
+    elif not isinstance(exc, CommandError):  # a bug of ours must not end the session
+        exc = CommandError(f"internal error in `{line}`: {type(exc).__name__}: {exc} "
+                           "(the session goes on; please report this)")
     return Result(line, False, "", exc.message, 0.0, exc.data, exc.exit_code, source)
 
 
 async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
-    tab = await session.ensure_tab()
+    tab = session.active
+    if tab is None or tab.page.is_closed():
+        tab = await session.ensure_tab()
     spec = inv.spec
     if tab.dialog is not None and spec.name not in MODAL_SAFE:
         d = tab.dialog_entry
         raise ModalStateError(
-            f"{'an' if d.type[0] in 'aeiou' else 'a'} {d.type} dialog is open on tab {tab.index} (\"{d.message}\"): answer it with "
-            "`dialog accept [TEXT]` or `dialog dismiss` first", data={"dialog": d.to_json()})
+            f"{'an' if d.type[0] in 'aeiou' else 'a'} {d.type} dialog is open on tab "
+            f"{tab.index} (\"{d.message}\"): answer it with `dialog accept [TEXT]` or "
+            "`dialog dismiss` first", data={"dialog": d.to_json()})
     ctx = Context(session, tab, source)
-    return await _until_modal(tab, _perform(session, ctx, inv))
+    # A dialog blocks the page, so an action awaiting it could never finish: the tab then
+    # cancels this task (Playwright aborts the pending call) and the dialog is reported.
+    task = asyncio.current_task()
+    tab.acting = task
+    try:
+        if spec.mutates:
+            outcome = await _mutate(session, ctx, inv)
+        else:
+            outcome = await spec.handler(ctx, inv)
+    except asyncio.CancelledError:
+        if not tab.cancelled_for_dialog:
+            raise
+        task.uncancel()
+        return _dialog_opened(tab)
+    finally:
+        tab.acting = None
+        tab.cancelled_for_dialog = False
+    return outcome if isinstance(outcome, Outcome) else Outcome(
+        "" if outcome is None else str(outcome))
 
 
-async def _perform(session: Session, ctx: Context, inv: Invocation) -> Outcome:
-    tab, spec = ctx.tab, inv.spec
-    if not spec.mutates:
-        return _as_outcome(await spec.handler(ctx, inv))
+async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
+    """Run a command that changes the page: settle afterwards and diff the active tab."""
+    tab = ctx.tab
     if tab.snapshot is None and tab.dialog is None:
         await _snapshot_quietly(tab)
     tabs_before = list(session.tabs)
     watch = tab.watch()
     try:
-        outcome = _as_outcome(await spec.handler(ctx, inv))
+        outcome = await inv.spec.handler(ctx, inv)
+        if not isinstance(outcome, Outcome):
+            outcome = Outcome("" if outcome is None else str(outcome))
         note = await settle(tab.page, watch)
     finally:
         tab.unwatch(watch)
@@ -81,33 +107,12 @@ async def _perform(session: Session, ctx: Context, inv: Invocation) -> Outcome:
     return await _with_diff(session, ctx, outcome, tabs_before)
 
 
-async def _until_modal(tab: Tab, work) -> object:
-    """Await the handler, unless a dialog opens first: a dialog blocks the page, so the
-    action could never finish. The tab then cancels this task (Playwright aborts the
-    pending call) and we report the dialog instead. Awaiting in place, rather than racing
-    a second task, keeps the common path as cheap as a bare Playwright call."""
-    task = asyncio.current_task()
-    tab.acting = task
-    try:
-        return await work
-    except asyncio.CancelledError:
-        if not tab.cancelled_for_dialog:
-            raise
-        task.uncancel()
-    finally:
-        tab.acting = None
-        tab.cancelled_for_dialog = False
+def _dialog_opened(tab: Tab) -> Outcome:
     d = tab.dialog_entry
     article = "an" if d.type[0] in "aeiou" else "a"
-    return Outcome(f"{article} {d.type} dialog opened: \"{d.message}\"; answer it with `dialog accept"
-                   f"{' TEXT' if d.type == 'prompt' else ''}` or `dialog dismiss`",
+    return Outcome(f"{article} {d.type} dialog opened: \"{d.message}\"; answer it with "
+                   f"`dialog accept{' TEXT' if d.type == 'prompt' else ''}` or `dialog dismiss`",
                    {"dialog": d.to_json()})
-
-
-def _as_outcome(value: object) -> Outcome:
-    if isinstance(value, Outcome):
-        return value
-    return Outcome("" if value is None else str(value))
 
 
 async def _snapshot_quietly(tab: Tab):
