@@ -39,6 +39,8 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
         _session_options(p)
         p.add_argument("--serve-only", action="store_true",
                        help="only serve the demo site and print its URL, until Ctrl+C")
+        p.add_argument("--walk", action="store_true",
+                       help="no TUI: walk the demo site in the terminal, as an agent would")
         return p
     if command == "commands":
         p = argparse.ArgumentParser(prog="cockpit commands",
@@ -51,6 +53,10 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
         f"Subcommands: {', '.join(SUBCOMMANDS)} (`cockpit SUBCOMMAND --help`).")
     p.add_argument("url", nargs="?", help="a URL to open first")
     _session_options(p)
+    p.add_argument("--theme", metavar="NAME", help="a theme from themes/ (cockpit-dark, "
+                   "cockpit-light, or your own)")
+    p.add_argument("--plain", action="store_true",
+                   help="no TUI: a plain line prompt on the same engine")
     return p
 
 
@@ -64,8 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         if command == "demo":
             from .demo.walk import demo_main
             return asyncio.run(demo_main(args))
+        if command is None and not args.plain:
+            from .tui.launch import run_tui
+            return run_tui(args, url=args.url)
         from .run import run_main
-        if command is None:  # no TUI yet: an interactive prompt on the same engine
+        if command is None:  # --plain: a line prompt on the same engine
             args.file, args.json, args.echo = None, False, False
         return asyncio.run(run_main(args, first_url=getattr(args, "url", None)))
     except KeyboardInterrupt:

@@ -103,3 +103,15 @@ def test_readme_reference_is_the_generated_one():
     from cockpit.docs import README, reference_section
     assert reference_section(README.read_text()) == REGISTRY.markdown().strip("\n"), \
         "regenerate it: python -m cockpit.docs"
+
+
+def test_completion_of_names_flags_choices_and_refs():
+    from cockpit.core.completion import complete
+    refs = [("e1", "button", "Sign in"), ("e12", "textbox", "Email")]
+    assert [c.text for c in complete("cl", REGISTRY)[1]] == ["click", "closetab"]
+    assert "-i" in [c.text for c in complete("snapshot -", REGISTRY)[1]]
+    assert [c.text for c in complete("is v", REGISTRY)[1]] == ["visible"]
+    word, cands = complete("click @e1", REGISTRY, refs)
+    assert word == "@e1" and [c.label for c in cands] == ['@e1 button "Sign in"',
+                                                        '@e12 textbox "Email"']
+    assert [c.text for c in complete("help sn", REGISTRY)[1]] == ["snap", "snapshot"]

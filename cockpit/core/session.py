@@ -169,6 +169,17 @@ class Session:
             await tab.page.set_extra_http_headers({"User-Agent": ua})
 
     # --- what views ask -----------------------------------------------------------------
+    async def picture(self, timeout: float = 3.0) -> bytes | None:
+        """A PNG of the active tab's viewport for views (not a command: nothing is logged).
+        None while a dialog blocks the page or the tab cannot be pictured."""
+        tab = self.active
+        if tab is None or tab.dialog is not None or tab.page.is_closed():
+            return None
+        try:
+            return await tab.page.screenshot(type="png", timeout=timeout * 1000)
+        except Exception:
+            return None
+
     def status(self) -> dict[str, Any]:
         active = self.active
         return {
@@ -188,3 +199,11 @@ class Session:
         """(ref, role, name) of the active tab's last snapshot, for completion and views."""
         snap = self.active.snapshot if self.active else None
         return [(r, n.role, n.name) for r, n in snap.refs.items()] if snap else []
+
+    def refs_info(self) -> list[tuple[str, str, str, str]]:
+        """(ref, role, name, value) of the active tab's last snapshot, for the refs pane."""
+        snap = self.active.snapshot if self.active else None
+        return [(r, n.role, n.name, n.value) for r, n in snap.refs.items()] if snap else []
+
+    def tabs_info(self) -> list[dict[str, Any]]:
+        return [t.info() for t in self.tabs]

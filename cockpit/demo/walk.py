@@ -84,6 +84,18 @@ async def walk(site: DemoSite, session: Session) -> int:
     return 0
 
 
+async def run_demo_tui(args, site: DemoSite) -> int:
+    """The TUI on the demo site; a person drives it (the demo agent arrives with agents)."""
+    from ..core.workspace import workspace_dir
+    from ..tui.app import CockpitApp
+    session = Session(args.session, headed=args.headed, engine=args.browser,
+                      browser_path=args.browser_path)
+    app = CockpitApp(session, url=f"{site.url}/login",
+                     history_path=workspace_dir() / "history.txt")
+    await app.run_async()
+    return 0
+
+
 async def demo_main(args) -> int:
     # COCKPIT_DEMO_CAPTCHA fixes the challenge's text, so a test can play the human.
     site = DemoSite(captcha_text=os.environ.get("COCKPIT_DEMO_CAPTCHA") or None)
@@ -93,6 +105,8 @@ async def demo_main(args) -> int:
             print(f"demo site: {site.url}  (Ctrl+C to stop)", flush=True)
             while True:
                 await asyncio.sleep(3600)
+        if not args.walk:
+            return await run_demo_tui(args, site)
         print(f"demo site: {site.url}")
         try:
             session = Session(args.session, headed=args.headed, engine=args.browser,

@@ -1,0 +1,215 @@
+"""The Cockpit app: lays out the panes and routes engine events and typed commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer
+
+from ..core import events as ev
+from ..core.events import Event
+from .agent_pane import AgentPane
+from .bridge import EngineBatch, EventBatcher
+from .command_log import CommandLog, describe_entry
+from .diff_pane import DiffPane
+from .history import History
+from .palette import CockpitCommands
+from .picture import PicturePane
+from .prompt import Hint, Prompt
+from .refs_pane import RefsPane
+from .screens import HelpScreen, TextScreen
+from .status_bar import StatusBar
+from .tabs_pane import TabsPane
+from .themes import APP_VARIABLES, DEFAULT_THEME, load_themes
+
+TAB_EVENTS = {ev.TAB_OPENED, ev.TAB_CLOSED, ev.TAB_CHANGED, ev.TAB_UPDATED, ev.NAVIGATION}
+
+
+class CockpitApp(App):
+    CSS_PATH = "cockpit.tcss"
+    TITLE = "Cockpit"
+    COMMANDS = App.COMMANDS | {CockpitCommands}
+    BINDINGS = [
+        Binding("f1", "help", "Help", id="help"),
+        Binding("f2", "focus('tabs')", "Tabs", id="focus.tabs"),
+        Binding("f3", "focus('refs-table')", "Refs", id="focus.refs"),
+        Binding("f4", "focus('log')", "Log", id="focus.log"),
+        Binding("f6", "focus('prompt')", "Prompt", id="focus.prompt"),
+        Binding("f5", "refresh_picture", "Picture", id="picture.refresh"),
+        Binding("alt+left", "diff_step(-1)", "Older diff", id="diff.older"),
+        Binding("alt+right", "diff_step(1)", "Newer diff", id="diff.newer"),
+        Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+    ]
+
+    def __init__(self, session, *, url: str | None = None, pictures: bool = True,
+                 history_path: Path | None = None, theme: str | None = None,
+                 owns_session: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self.first_url = url
+        self.pictures = pictures
+        self.owns_session = owns_session
+        self.history = History(history_path)
+        self.busy = 0
+        self._batcher = EventBatcher(self.post_message)
+        self._unsubscribe = None
+        self._picture_due = False
+        loaded = load_themes()
+        self.theme_errors = loaded.errors
+        for t in loaded.themes.values():
+            self.register_theme(t)
+        self.wanted_theme = theme or DEFAULT_THEME
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(APP_VARIABLES)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield TabsPane(id="tabs")
+                yield RefsPane(id="refs")
+            with Vertical(id="center"):
+                yield CommandLog(id="log")
+                yield DiffPane(id="diff")
+            with Vertical(id="right"):
+                yield PicturePane(enabled=self.pictures, id="picture-pane")
+                yield AgentPane(id="agent")
+        yield StatusBar(id="status")
+        yield Prompt(self.session.registry, self.history, self.session.refs, id="prompt")
+        yield Hint(id="hint")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        if self.wanted_theme in self.available_themes:
+            self.theme = self.wanted_theme
+        else:
+            self.theme_errors.append(f"no theme named {self.wanted_theme!r}; themes: "
+                                     f"{', '.join(sorted(self.available_themes))}")
+        for error in self.theme_errors:
+            self.notify(error, title="Theme refused", severity="error", timeout=10)
+        self._unsubscribe = self.session.bus.subscribe(self._batcher)
+        self.query_one(StatusBar).set(session=self.session.name)
+        self.query_one(Prompt).focus()
+        self.query_one(Prompt).show_hint()
+        self.start_session()
+
+    @work(group="session", exit_on_error=False)
+    async def start_session(self) -> None:
+        if self.owns_session:
+            try:
+                await self.session.start()
+            except Exception as exc:
+                self.query_one(StatusBar).set(last_error=str(exc))
+                self.notify(str(exc), title="The browser did not start", severity="error",
+                            timeout=30)
+                return
+        status = self.session.status()
+        self.query_one(StatusBar).set(mode="headed" if status["headed"] else "headless")
+        self.refresh_tabs()
+        if self.first_url:
+            await self.session.run(f"goto {self.first_url}", source="human")
+
+    async def on_unmount(self) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+        self._batcher.close()
+        if self.owns_session:
+            await self.session.close()
+
+    # --- engine events, in batches --------------------------------------------------------
+    def on_engine_batch(self, message: EngineBatch) -> None:
+        self.deliver(message.events)
+
+    def deliver(self, batch: list[Event]) -> None:
+        log = self.query_one(CommandLog)
+        tabs_changed = refs_changed = False
+        with self.batch_update():
+            for event in batch:
+                kind = event.kind
+                if kind.startswith("command."):
+                    log.handle(event)
+                    self._track_command(event)
+                elif kind in TAB_EVENTS:
+                    tabs_changed = True
+                    refs_changed |= kind in (ev.TAB_CHANGED, ev.TAB_CLOSED)
+                elif kind == ev.SNAPSHOT:
+                    refs_changed = True
+            if tabs_changed:
+                self.refresh_tabs()
+            if refs_changed:
+                self.query_one(RefsPane).show(self.session.refs_info())
+        if self._picture_due:
+            self._picture_due = False
+            self.refresh_picture()
+
+    def _track_command(self, event: Event) -> None:
+        status = self.query_one(StatusBar)
+        if event.kind == ev.COMMAND_QUEUED:
+            self.busy += 1
+        elif event.kind == ev.COMMAND_FINISHED:
+            self.busy = max(0, self.busy - 1)
+            data = event.data
+            if not data["ok"]:
+                status.set(last_error=data["error"] or "")
+            diff = (data.get("data") or {}).get("diff")
+            if diff is not None:
+                self.query_one(DiffPane).add(data["command"], diff)
+                self._picture_due = True
+        status.set(busy=self.busy)
+
+    def refresh_tabs(self) -> None:
+        self.query_one(TabsPane).show(self.session.tabs_info())
+
+    # --- input --------------------------------------------------------------------------
+    def on_prompt_command(self, message: Prompt.Command) -> None:
+        self.submit(message.line)
+
+    def submit(self, line: str, source: str = "human") -> None:
+        """Queue a command; the prompt stays free while the browser works."""
+        words = line.split()
+        if words and words[0] == "help" and len(words) <= 2:
+            self.push_screen(HelpScreen(self.session.registry, words[1] if len(words) > 1
+                                        else None))
+        self.run_worker(self.session.run(line, source=source), group="commands",
+                        exit_on_error=False)
+
+    def on_refs_pane_insert(self, message: RefsPane.Insert) -> None:
+        self.insert_into_prompt(message.ref + " ")
+
+    def on_tabs_pane_switch_to(self, message: TabsPane.SwitchTo) -> None:
+        self.submit(f"tab {message.index}")
+
+    def on_command_log_show_entry(self, message: CommandLog.ShowEntry) -> None:
+        self.push_screen(TextScreen(f"#{message.entry.id} {message.entry.command}",
+                                    describe_entry(message.entry)))
+
+    def insert_into_prompt(self, text: str) -> None:
+        prompt = self.query_one(Prompt)
+        sep = "" if not prompt.value or prompt.value.endswith(" ") else " "
+        prompt.value = f"{prompt.value}{sep}{text}"
+        prompt.cursor_position = len(prompt.value)
+        prompt.focus()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.session.registry))
+
+    def action_focus(self, widget_id: str) -> None:
+        self.query_one(f"#{widget_id}").focus()
+
+    def action_diff_step(self, delta: int) -> None:
+        self.query_one(DiffPane).step(delta)
+
+    @work(group="picture", exclusive=True, exit_on_error=False)
+    async def refresh_picture(self) -> None:
+        pane = self.query_one(PicturePane)
+        if not pane.enabled:
+            return
+        pane.show_png(await self.session.picture())
+
+    def status_info(self) -> dict[str, Any]:
+        return self.session.status()

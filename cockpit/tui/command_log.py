@@ -1,0 +1,129 @@
+"""The command log: every command, who sent it, how it went; Enter shows the full output."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import DataTable
+
+from ..core import events as ev
+from ..core.events import Event
+from .safe import clean, literal
+
+MAX_ROWS = 10_000  # older rows leave the view; the recorder keeps everything
+
+
+@dataclass
+class Entry:
+    id: int
+    time: float
+    source: str
+    command: str
+    status: str = "queued"  # queued, running, ok, error
+    ms: float | None = None
+    output: str = ""
+    error: str | None = None
+
+
+class CommandLog(DataTable):
+    """A DataTable keyed by command id: rows are updated in place as commands progress."""
+
+    COMPONENT_CLASSES = {"log--ok", "log--error", "log--pending", "log--agent", "log--human",
+                         "log--dim"}
+    BINDINGS = [Binding("enter", "show_entry", "Full output", id="log.show", show=False)]
+
+    class ShowEntry(Message):
+        def __init__(self, entry: Entry) -> None:
+            super().__init__()
+            self.entry = entry
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)
+        self.entries: dict[int, Entry] = {}
+        self._order: list[int] = []
+
+    def on_mount(self) -> None:
+        self.add_column("time", key="time", width=8)
+        self.add_column("from", key="source", width=6)
+        self.add_column("command", key="command", width=34)
+        self.add_column("", key="status", width=7)
+        self.add_column("ms", key="ms", width=7)
+        self.add_column("result", key="result", width=160)
+
+    def _style(self, name: str) -> str:
+        return self.get_component_rich_style(name, partial=True)
+
+    def _status(self, entry: Entry) -> Text:
+        style = {"ok": "log--ok", "error": "log--error"}.get(entry.status, "log--pending")
+        return Text(entry.status, style=self._style(style))
+
+    def _result(self, entry: Entry) -> Text:
+        if entry.error:
+            return literal(entry.error, self._style("log--error"))
+        first = entry.output.strip().splitlines()[0] if entry.output.strip() else ""
+        more = entry.output.count("\n")
+        text = literal(first)
+        if more:
+            text.append(f"  (+{more} lines)", style=self._style("log--dim"))
+        return text
+
+    def handle(self, event: Event) -> None:
+        data = event.data
+        if event.kind == ev.COMMAND_QUEUED:
+            entry = Entry(data["id"], event.time, data["source"], data["command"])
+            self.entries[entry.id] = entry
+            self._order.append(entry.id)
+            source_style = self._style("log--agent" if entry.source == "agent" else "log--human")
+            self.add_row(Text(time.strftime("%H:%M:%S", time.localtime(entry.time))),
+                         Text(entry.source, style=source_style), literal(entry.command),
+                         self._status(entry), Text(""), Text(""), key=str(entry.id))
+            self._trim()
+            if self.cursor_row >= self.row_count - 2:
+                self.move_cursor(row=self.row_count - 1)
+        elif event.kind in (ev.COMMAND_STARTED, ev.COMMAND_FINISHED):
+            entry = self.entries.get(data["id"])
+            if entry is None:
+                return
+            if event.kind == ev.COMMAND_STARTED:
+                entry.status = "running"
+            else:
+                entry.status = "ok" if data["ok"] else "error"
+                entry.ms, entry.output, entry.error = data["ms"], data["output"], data["error"]
+            key = str(entry.id)
+            if key in self.rows:
+                self.update_cell(key, "status", self._status(entry))
+                if entry.ms is not None:
+                    self.update_cell(key, "ms", Text(f"{entry.ms:.0f}", justify="right"))
+                self.update_cell(key, "result", self._result(entry))
+
+    def _trim(self) -> None:
+        while len(self._order) > MAX_ROWS:
+            oldest = self._order.pop(0)
+            self.entries.pop(oldest, None)
+            self.remove_row(str(oldest))
+
+    def action_show_entry(self) -> None:
+        if not self.row_count:
+            return
+        key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+        entry = self.entries.get(int(key)) if key else None
+        if entry is not None:
+            self.post_message(self.ShowEntry(entry))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_show_entry()
+
+
+def describe_entry(entry: Entry) -> str:
+    """The full text of one log entry, for the detail screen."""
+    lines = [f"{entry.command}", f"from {entry.source}, {entry.status}"
+             + (f" in {entry.ms:.0f} ms" if entry.ms is not None else ""), ""]
+    if entry.error:
+        lines.append(f"error: {entry.error}")
+    lines.append(entry.output)
+    return clean("\n".join(lines), one_line=False)

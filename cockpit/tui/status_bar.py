@@ -1,0 +1,55 @@
+"""One line that says who is in control and what state everything is in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Static
+
+from .safe import clean
+
+
+@dataclass
+class Status:
+    session: str = "default"
+    mode: str = "headless"
+    control: str = "human"
+    agent: str = "no agent"
+    recording: str = "not recording"
+    busy: int = 0  # commands queued or running
+    last_error: str = ""
+
+
+class StatusBar(Static):
+    COMPONENT_CLASSES = {"status--key", "status--error", "status--busy"}
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self.status = Status()
+
+    def set(self, **changes) -> None:
+        for key, value in changes.items():
+            setattr(self.status, key, value)
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        s = self.status
+        key = self.get_component_rich_style("status--key", partial=True)
+        text = Text()
+        for label, value in (("session", s.session), ("browser", s.mode),
+                             ("control", s.control), ("agent", s.agent),
+                             ("rec", s.recording)):
+            text.append(f"{label} ", style=key)
+            text.append(clean(value) + "  ")
+        if s.busy:
+            text.append(f"{s.busy} running/queued  ",
+                        style=self.get_component_rich_style("status--busy", partial=True))
+        if s.last_error:
+            text.append("last error: ", style=key)
+            text.append(clean(s.last_error)[:160],
+                        style=self.get_component_rich_style("status--error", partial=True))
+        self.update(text)
+
+    def on_mount(self) -> None:
+        self.refresh_view()
