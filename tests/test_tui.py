@@ -155,3 +155,20 @@ async def test_ten_thousand_log_events_while_the_prompt_answers(s, count):
         await pilot.press("h", "e", "l", "p")
         assert prompt.value == "help"
         assert log.row_count <= 10_000
+
+
+async def test_a_browser_that_cannot_start_is_explained_not_fatal(tmp_path):
+    from cockpit.core import Session
+    from cockpit.tui.status_bar import StatusBar
+    session = Session("tui-nobrowser", browser_path=str(tmp_path / "no-chrome"))
+    app = CockpitApp(session, pictures=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        status = app.query_one(StatusBar)
+        await until(pilot, lambda: "not an executable file" in status.status.last_error)
+        prompt = app.query_one(Prompt)
+        prompt.focus()
+        await pilot.press("h", "i")
+        assert prompt.value == "hi"  # the app still answers
+        result = await session.run("title")
+        assert not result.ok and "browser is not running" in result.error
+        assert (await session.run("help click")).ok

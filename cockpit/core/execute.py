@@ -56,10 +56,17 @@ def _failure(line: str, exc: Exception, source: str) -> Result:
 
 
 async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
+    if session.context is None and inv.spec.name not in ("help", "status"):
+        raise CommandError("the browser is not running (it did not start, or it was closed):"
+                           " start Cockpit again; `status` says which browser it wanted")
     tab = session.active
-    if tab is None or tab.page.is_closed():
+    if session.context is None:
+        tab = None  # only help and status get here: they do not touch a tab
+    elif tab is None or tab.page.is_closed():
         tab = await session.ensure_tab()
     spec = inv.spec
+    if tab is None:
+        return await spec.handler(Context(session, tab, source), inv)
     if tab.dialog is not None and spec.name not in MODAL_SAFE:
         d = tab.dialog_entry
         raise ModalStateError(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -91,7 +90,8 @@ class CockpitApp(App):
             self.theme_errors.append(f"no theme named {self.wanted_theme!r}; themes: "
                                      f"{', '.join(sorted(self.available_themes))}")
         for error in self.theme_errors:
-            self.notify(error, title="Theme refused", severity="error", timeout=10)
+            self.notify(error, title="Theme refused", severity="error", timeout=10,
+                        markup=False)
         self._unsubscribe = self.session.bus.subscribe(self._batcher)
         self.query_one(StatusBar).set(session=self.session.name)
         self.query_one(Prompt).focus()
@@ -106,7 +106,7 @@ class CockpitApp(App):
             except Exception as exc:
                 self.query_one(StatusBar).set(last_error=str(exc))
                 self.notify(str(exc), title="The browser did not start", severity="error",
-                            timeout=30)
+                            timeout=30, markup=False)
                 return
         status = self.session.status()
         self.query_one(StatusBar).set(mode="headed" if status["headed"] else "headless")
@@ -210,6 +210,3 @@ class CockpitApp(App):
         if not pane.enabled:
             return
         pane.show_png(await self.session.picture())
-
-    def status_info(self) -> dict[str, Any]:
-        return self.session.status()

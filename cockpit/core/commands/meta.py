@@ -67,6 +67,8 @@ async def help_(ctx, a) -> Outcome:
 @command("status", "meta", "Show the session: browser, tabs, modal state, counters.")
 async def status(ctx, a) -> Outcome:
     s = ctx.session.status()
+    if ctx.session.context is None:
+        return Outcome(f"session {s['session']}: the browser is not running", s)
     active = s["active"] or {}
     lines = [f"session {s['session']}: {s['browser']}",
              f"tabs: {s['tabs']}, active: {active.get('index')} {active.get('url', '')}",
