@@ -136,3 +136,15 @@ async def test_pdf(s, site, tmp_path):
     path, _ = await saved(s, f"pdf {target}")
     assert path == target and target.read_bytes()[:5] == b"%PDF-"
     assert (await fails(s, f"pdf {tmp_path / 'x.txt'}")).exit_code == 2
+
+
+async def test_session_picture_for_views_with_and_without_ref_labels(s, site):
+    await ok(s, f"goto {site.url}/login")
+    await ok(s, "snapshot -i")
+    plain = await s.picture()
+    labelled = await s.picture(labels=True)
+    assert plain[:8] == b"\x89PNG\r\n\x1a\n" and labelled[:8] == plain[:8]
+    assert labelled != plain  # the labels are in the picture...
+    assert (await ok(s, "js !!document.getElementById('__cockpit_annotations')")).output \
+        == "false"  # ...and gone from the page
+    await ok(s, f"click {ref_of(s, 'textbox', 'Email')}")  # refs still resolve after it

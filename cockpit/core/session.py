@@ -11,6 +11,7 @@ from typing import Any
 from playwright.async_api import async_playwright
 
 from . import events as ev
+from .annotate import draw_ref_labels, remove_ref_labels
 from .browser import LaunchPlan, launch, plan_launch
 from .buffers import Buffers
 from .errors import CommandError
@@ -169,14 +170,22 @@ class Session:
             await tab.page.set_extra_http_headers({"User-Agent": ua})
 
     # --- what views ask -----------------------------------------------------------------
-    async def picture(self, timeout: float = 3.0) -> bytes | None:
-        """A PNG of the active tab's viewport for views (not a command: nothing is logged).
-        None while a dialog blocks the page or the tab cannot be pictured."""
+    async def picture(self, labels: bool = False, timeout: float = 3.0) -> bytes | None:
+        """A PNG of the active tab's viewport for views (not a command: nothing is logged),
+        optionally with ref labels drawn on it. None while a dialog blocks the page or the
+        tab cannot be pictured."""
         tab = self.active
         if tab is None or tab.dialog is not None or tab.page.is_closed():
             return None
         try:
-            return await tab.page.screenshot(type="png", timeout=timeout * 1000)
+            if not labels:
+                return await tab.page.screenshot(type="png", timeout=timeout * 1000)
+            async with self._lock:  # drawing labels touches the page: not during a command
+                await draw_ref_labels(tab.page)
+                try:
+                    return await tab.page.screenshot(type="png", timeout=timeout * 1000)
+                finally:
+                    await remove_ref_labels(tab.page)
         except Exception:
             return None
 

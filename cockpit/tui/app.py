@@ -40,6 +40,7 @@ class CockpitApp(App):
         Binding("f4", "focus('log')", "Log", id="focus.log"),
         Binding("f6", "focus('prompt')", "Prompt", id="focus.prompt"),
         Binding("f5", "refresh_picture", "Picture", id="picture.refresh"),
+        Binding("f7", "toggle_labels", "Ref labels", id="picture.labels"),
         Binding("alt+left", "diff_step(-1)", "Older diff", id="diff.older"),
         Binding("alt+right", "diff_step(1)", "Newer diff", id="diff.newer"),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
@@ -58,6 +59,7 @@ class CockpitApp(App):
         self._batcher = EventBatcher(self.post_message)
         self._unsubscribe = None
         self._picture_due = False
+        self.picture_labels = False
         loaded = load_themes()
         self.theme_errors = loaded.errors
         for t in loaded.themes.values():
@@ -209,4 +211,10 @@ class CockpitApp(App):
         pane = self.query_one(PicturePane)
         if not pane.enabled:
             return
-        pane.show_png(await self.session.picture())
+        pane.show_png(await self.session.picture(labels=self.picture_labels))
+
+    def action_toggle_labels(self) -> None:
+        self.picture_labels = not self.picture_labels
+        self.query_one(PicturePane).border_title = "Page, ref labels" if \
+            self.picture_labels else "Page"
+        self.refresh_picture()

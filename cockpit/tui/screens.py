@@ -66,6 +66,7 @@ class HelpScreen(ModalScreen):
 KEYS_HELP = """
 
 Keys: F1 this help · F2 tabs · F3 refs · F4 log · F6 prompt · F5 refresh the picture
+F7 ref labels on the picture on/off
 Alt+←/→ earlier/later diffs · Ctrl+P palette (commands, tabs, refs) · Ctrl+Q quit
 In the prompt: Tab completes (again: the next candidate) · ↑/↓ history · Ctrl+R search
 In the log: Enter shows a command's full output · In refs: Enter inserts the ref"""

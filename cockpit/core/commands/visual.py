@@ -8,28 +8,7 @@ from pathlib import Path
 from ..errors import CommandError, UsageError
 from ..registry import FILE, TARGET, Arg, Flag, command
 from ..result import Outcome
-from ..snapshot import Snapshot
-
-# Draws a labelled box on every interactive element; removed right after the picture.
-ANNOTATE_JS = """(boxes) => {
-  const layer = document.createElement('div');
-  layer.id = '__cockpit_annotations';
-  layer.style.cssText = 'position:absolute;left:0;top:0;pointer-events:none;z-index:2147483647';
-  for (const b of boxes) {
-    const box = document.createElement('div');
-    box.style.cssText = `position:absolute;left:${b.x + scrollX}px;top:${b.y + scrollY}px;` +
-      `width:${b.w}px;height:${b.h}px;outline:2px solid #e5484d;box-sizing:border-box`;
-    const tag = document.createElement('span');
-    tag.textContent = b.ref;
-    tag.style.cssText = 'position:absolute;left:-2px;top:-16px;background:#e5484d;color:#fff;' +
-      'font:bold 11px/14px monospace;padding:0 3px;border-radius:2px';
-    box.appendChild(tag);
-    layer.appendChild(box);
-  }
-  document.body.appendChild(layer);
-}"""
-REMOVE_JS = "() => document.getElementById('__cockpit_annotations')?.remove()"
-
+from ..annotate import draw_ref_labels, remove_ref_labels
 
 def _output_path(ctx, given: str | None, suffix: str) -> Path:
     if given:
@@ -58,28 +37,6 @@ def _clip(text: str) -> dict:
     return {"x": x, "y": y, "width": w, "height": h}
 
 
-async def _ref_boxes(page) -> list[dict]:
-    """Boxes of the interactive refs, from Playwright's own snapshot with boxes."""
-    text = await page.aria_snapshot(mode="ai", boxes=True)
-    boxes: list[dict] = []
-
-    def visit(nodes, dx: float, dy: float) -> None:
-        for node in nodes:
-            box = node.attr("box")
-            x = y = w = h = 0.0
-            if isinstance(box, str):
-                x, y, w, h = (float(v) for v in box.split(","))
-            if node.ref and w > 0 and h > 0 and (node.interactive or
-                                                 node.attr("cursor") == "pointer"):
-                boxes.append({"ref": "@" + node.ref, "x": x + dx, "y": y + dy, "w": w, "h": h})
-            # Boxes inside an iframe are relative to it: shift them by the frame's place.
-            shift = (x, y) if node.role == "iframe" else (0.0, 0.0)
-            visit(node.children, dx + shift[0], dy + shift[1])
-
-    visit(Snapshot.from_text(text).roots, 0.0, 0.0)
-    return boxes
-
-
 @command("screenshot", "visual", "Save a PNG of the page, the viewport, an element or a region.",
          args=(Arg("target", "an element to picture (default: the whole page)", kind=TARGET,
                    optional=True),),
@@ -98,9 +55,7 @@ async def screenshot(ctx, a) -> Outcome:
     clip = _clip(a.clip) if a.clip else None
     annotated = 0
     if a.annotate:
-        boxes = await _ref_boxes(page)
-        await ctx.tab.take_snapshot()  # the boxes call replaced the ref map: restore it
-        await page.evaluate(ANNOTATE_JS, boxes)
+        boxes = await draw_ref_labels(page)
         annotated = len(boxes)
     try:
         if a.target:
@@ -110,7 +65,7 @@ async def screenshot(ctx, a) -> Outcome:
             await page.screenshot(path=path, full_page=not a.viewport, clip=clip)
     finally:
         if a.annotate:
-            await page.evaluate(REMOVE_JS)
+            await remove_ref_labels(page)
     size = path.stat().st_size
     note = f", {annotated} refs drawn" if a.annotate else ""
     return Outcome(f"saved {path} ({size // 1024} KB{note})",
