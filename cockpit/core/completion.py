@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .parser import split_words
 from .registry import COMMAND, TARGET, Registry
+from .snapshot import INTERACTIVE_ROLES
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,8 @@ def complete(line: str, registry: Registry,
                       if n.startswith(word.lower())]
     if arg is not None and arg.kind == TARGET or word.startswith("@"):
         bare = word.lstrip("@")
+        found = [(r, role, name) for r, role, name in refs if r.startswith(bare)]
+        found.sort(key=lambda x: x[1] not in INTERACTIVE_ROLES)  # controls first, stable
         return word, [Candidate(f"@{r}", f'@{r} {role} "{name}"' if name else f"@{r} {role}")
-                      for r, role, name in refs if r.startswith(bare)]
+                      for r, role, name in found]
     return word, []

@@ -33,7 +33,7 @@ class Change:
             return f"+ {label}" + (f": {words}" if words and words != self.name else "")
         if self.kind == "removed":
             return f"- {label}"
-        what = "; ".join(f"{k}: {_show(a)} -> {_show(b)}" for k, (a, b) in self.fields.items())
+        what = "; ".join(f"{k}: {show_value(a)} -> {show_value(b)}" for k, (a, b) in self.fields.items())
         return f"~ {label} ({what})"
 
     def to_json(self) -> dict[str, Any]:
@@ -46,7 +46,8 @@ class Change:
         return out
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
+    """A changed field's value as the diff text writes it."""
     if value is None or value is False:
         return "-" if value is None else "false"
     if value is True:

@@ -10,6 +10,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable
 
+from .tables import FittedTable
+
 from ..core import events as ev
 from ..core.events import Event
 from .safe import clean, literal
@@ -29,11 +31,12 @@ class Entry:
     error: str | None = None
 
 
-class CommandLog(DataTable):
+class CommandLog(FittedTable):
     """A DataTable keyed by command id: rows are updated in place as commands progress."""
 
     COMPONENT_CLASSES = {"log--ok", "log--error", "log--pending", "log--agent", "log--human",
                          "log--dim"}
+    FLEXIBLE = {"command": 0.4, "result": 0.6}
     BINDINGS = [Binding("enter", "show_entry", "Full output", id="log.show", show=False)]
 
     class ShowEntry(Message):
@@ -47,12 +50,14 @@ class CommandLog(DataTable):
         self._order: list[int] = []
 
     def on_mount(self) -> None:
+        self.border_title = "Command log"
         self.add_column("time", key="time", width=8)
         self.add_column("from", key="source", width=6)
         self.add_column("command", key="command", width=34)
         self.add_column("", key="status", width=7)
-        self.add_column("ms", key="ms", width=7)
-        self.add_column("result", key="result", width=160)
+        self.add_column("ms", key="ms", width=6)
+        self.add_column("result", key="result", width=40)
+        super().on_mount()
 
     def _style(self, name: str) -> str:
         return self.get_component_rich_style(name, partial=True)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
+from ..core.diff import show_value
 from .safe import clean
 
 MAX_STEPS = 500
@@ -69,7 +70,8 @@ class DiffPane(Static):
             if change.get("text") and change["kind"] == "added":
                 line += f": {change['text'][:80]}"
             if change.get("fields"):
-                line += " (" + "; ".join(f"{k}: {v['old']!r} -> {v['new']!r}"
+                line += " (" + "; ".join(f"{k}: {show_value(v['old'])} -> "
+                                         f"{show_value(v['new'])}"
                                          for k, v in change["fields"].items()) + ")"
             text.append(clean(line) + "\n", style=style(name))
         self.update(text)

@@ -26,6 +26,8 @@ class PicturePane(Vertical):
 
     def on_mount(self) -> None:
         self.border_title = "Page"
+        if not self.enabled:
+            self.query_one("#picture-note", Static).update("pictures are off")
 
     def show_png(self, png: bytes | None) -> None:
         note = self.query_one("#picture-note", Static)

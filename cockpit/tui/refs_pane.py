@@ -8,7 +8,9 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input
 
+from ..core.snapshot import INTERACTIVE_ROLES
 from .safe import literal
+from .tables import FittedTable
 
 
 class RefsPane(Vertical):
@@ -25,17 +27,21 @@ class RefsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter refs", id="refs-filter")
-        yield DataTable(cursor_type="row", show_header=False, id="refs-table")
+        yield FittedTable(cursor_type="row", show_header=False, id="refs-table")
 
     def on_mount(self) -> None:
         self.border_title = "Refs"
         table = self.query_one(DataTable)
         table.add_column("ref", key="ref", width=6)
         table.add_column("role", key="role", width=10)
-        table.add_column("name", key="name")
+        table.add_column("name", key="name", width=20)
 
     def show(self, refs: list[tuple[str, str, str, str]]) -> None:
-        self.refs = refs
+        """Show the refs worth acting on: interactive elements first, then other named or
+        valued ones; unnamed wrappers are left out (the `snapshot` command shows them)."""
+        interactive = [r for r in refs if r[1] in INTERACTIVE_ROLES]
+        named = [r for r in refs if r[1] not in INTERACTIVE_ROLES and (r[2] or r[3])]
+        self.refs = interactive + named
         self._fill()
 
     def _fill(self) -> None:
@@ -52,7 +58,7 @@ class RefsPane(Vertical):
                 continue
             label = literal(name)
             if value:
-                label.append(": ", style=dim)
+                label.append(": " if name else "", style=dim)
                 label.append_text(literal(value, dim))
             table.add_row(Text(f"@{ref}", style=ref_style), Text(role, style=dim), label,
                           key=ref)

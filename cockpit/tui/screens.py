@@ -45,6 +45,7 @@ class HelpScreen(ModalScreen):
     def on_mount(self) -> None:
         self.query_one("#help-screen").border_title = "Cockpit commands (Esc closes)"
         self._show(self.topic or "")
+        self.query_one("#help-search", Input).focus()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._show(event.value)

@@ -7,9 +7,10 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from .safe import literal
+from .tables import FittedTable
 
 
-class TabsPane(DataTable):
+class TabsPane(FittedTable):
     COMPONENT_CLASSES = {"tabs--active", "tabs--dim"}
 
     class SwitchTo(Message):
@@ -24,7 +25,8 @@ class TabsPane(DataTable):
         self.border_title = "Tabs"
         self.add_column("", key="mark", width=2)
         self.add_column("#", key="index", width=2)
-        self.add_column("tab", key="tab")
+        self.add_column("tab", key="tab", width=20)
+        super().on_mount()
 
     def show(self, tabs: list[dict]) -> None:
         """Bring the rows in line with `tabs` (dicts of Tab.info()), by tab id."""

@@ -1,0 +1,134 @@
+"""End to end: the real `cockpit demo` TUI in a pseudo-terminal (tmux), driven by keys.
+
+Only the screen is read, as a person would: wait for the login page's tab, take a
+snapshot, find the Email textbox's ref in the refs pane, fill it, quit with Ctrl+Q.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+COLS, ROWS = 200, 50
+
+
+class Tmux:
+    """One detached tmux session on a private server (never the user's tmux)."""
+
+    def __init__(self) -> None:
+        tag = uuid.uuid4().hex[:8]
+        self.socket = f"cockpit-e2e-{os.getpid()}-{tag}"
+        self.name = f"e2e-{tag}"
+        self.socket_path: str | None = None
+
+    def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        # An explicit env: pytest imports readline, which puts COLUMNS=80 and LINES=24 in
+        # the C environment; inherited by the tmux server, they would make the app (through
+        # shutil.get_terminal_size) draw itself at 80x24 in a 200x50 pane.
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        return subprocess.run(["tmux", "-L", self.socket, "-f", os.devnull, *args],
+                              capture_output=True, text=True, timeout=10, check=check,
+                              env=env)
+
+    def start(self, command: list[str], env: dict[str, str], status_file: Path) -> None:
+        """Run `command` in the pane; its exit status is written to `status_file`."""
+        env_args = [a for key, value in env.items() for a in ("-e", f"{key}={value}")]
+        shell = f"{shlex.join(command)}; echo $? > {shlex.quote(str(status_file))}"
+        # remain-on-exit: the pane stays (dead) after the app exits, for dead() to see.
+        self.tmux("start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
+                  "new-session", "-d", "-s", self.name, "-x", str(COLS), "-y", str(ROWS),
+                  "-c", str(ROOT), *env_args, shell)
+        self.socket_path = self.pane("#{socket_path}")
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.name).stdout
+
+    def keys(self, *keys: str, literal: bool = False) -> None:
+        self.tmux("send-keys", "-t", self.name, *(["-l"] if literal else []), *keys)
+
+    def type_line(self, line: str) -> None:
+        self.keys(line, literal=True)
+        self.keys("Enter")
+
+    def pane(self, fmt: str) -> str:
+        return self.tmux("display-message", "-p", "-t", self.name, fmt).stdout.strip()
+
+    def dead(self) -> bool:
+        return self.pane("#{pane_dead}") == "1"
+
+    def wait_for(self, what: str, predicate, timeout: float = 30.0):
+        """Poll the screen until predicate(screen) is truthy; return its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            found = predicate(screen)
+            if found:
+                return found
+            if self.dead():
+                pytest.fail(f"cockpit exited while waiting for {what}; the screen was:\n"
+                            f"{screen}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"timed out waiting for {what}; the screen was:\n{screen}")
+            time.sleep(0.2)
+
+    def kill(self) -> None:
+        self.tmux("kill-server", check=False)
+        if self.socket_path:  # tmux leaves its socket file behind
+            Path(self.socket_path).unlink(missing_ok=True)
+
+
+def row_matching(pattern: str):
+    regex = re.compile(pattern)
+    return lambda screen: next((m for m in map(regex.search, screen.splitlines()) if m), None)
+
+
+def test_demo_tui_login_fill_and_quit(tmp_path):
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    env = {"COCKPIT_STATE_DIR": os.environ["COCKPIT_STATE_DIR"],
+           "XDG_CONFIG_HOME": str(tmp_path / "config"),  # no user themes
+           "TERM": "xterm-256color"}
+    session_name = f"e2e-{uuid.uuid4().hex[:8]}"
+    tmux = Tmux()
+    try:
+        status = tmp_path / "exit-status"
+        tmux.start([sys.executable, "-m", "cockpit", "demo", "--session", session_name], env,
+                   status)
+        # The demo opens its login page first: its title shows on the active tab's row.
+        tmux.wait_for("the login tab", row_matching(r"▶.*Sign in"))
+        tmux.wait_for("the goto in the log",
+                      row_matching(r"goto http://127\.0\.0\.1:\d+/login\s+ok"))
+
+        tmux.type_line("snapshot -i")
+        tmux.wait_for("the snapshot in the log", row_matching(r"snapshot -i\s+ok"))
+        email = tmux.wait_for("the Email textbox in the refs pane",
+                              row_matching(r"@(e\d+)\s+textbox\s+Email"))
+        ref = email.group(1)
+
+        tmux.type_line(f"fill @{ref} jane@example.com")
+        done = tmux.wait_for("the fill in the log",
+                             row_matching(rf"fill @{ref} jane@example\.com\s+(ok|error)\b"))
+        assert done.group(1) == "ok", tmux.screen()
+        tmux.wait_for("the value in the refs pane",
+                      row_matching(rf"@{ref}\s+textbox\s+Email: jane@"))
+
+        tmux.keys("C-q")
+        deadline = time.monotonic() + 20
+        while not tmux.dead():
+            if time.monotonic() > deadline:
+                pytest.fail(f"cockpit did not exit after Ctrl+Q; the screen was:\n"
+                            f"{tmux.screen()}")
+            time.sleep(0.2)
+        assert status.read_text().strip() == "0", tmux.screen()
+    finally:
+        tmux.kill()
