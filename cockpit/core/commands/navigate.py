@@ -60,8 +60,16 @@ async def wait_loaded(page, url: str) -> None:
 async def goto(ctx, a) -> Outcome:
     url = normalize_url(a.url, ctx.page.url)
     try:
-        response = await ctx.page.goto(url, wait_until="commit",
-                                       timeout=NAVIGATION_TIMEOUT_MS)
+        try:
+            response = await ctx.page.goto(url, wait_until="commit",
+                                           timeout=NAVIGATION_TIMEOUT_MS)
+        except PlaywrightError as exc:
+            # An error page from an earlier failed load can still be arriving and cut in.
+            if "interrupted by another navigation to \"chrome-error:" not in str(exc):
+                raise
+            await ctx.page.wait_for_load_state("load", timeout=5000)
+            response = await ctx.page.goto(url, wait_until="commit",
+                                           timeout=NAVIGATION_TIMEOUT_MS)
     except PlaywrightError as exc:
         # The browser goes on to show its error page; let it, or it would interrupt the
         # next navigation.
