@@ -47,6 +47,7 @@ class Session:
         self.bus = EventBus()
         self.buffers = Buffers()
         self.tabs: list[Tab] = []
+        self.watches: list = []  # settle.Watch of the command running, if it changes pages
         self.active: Tab | None = None
         self.plan: LaunchPlan | None = None
         self.started_at = time.time()

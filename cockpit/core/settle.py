@@ -12,7 +12,7 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-GRACE_S = 0.05  # for handlers to start their requests or navigation after the event
+GRACE_S = 0.1  # for handlers to start their requests, navigation or a new tab
 QUIET_S = 0.5  # the network caused by the action must stay quiet this long
 LOAD_CAP_S = 10.0  # the most we wait for a navigation's load or the action's requests
 IGNORED_TYPES = frozenset({"websocket", "eventsource", "manifest", "other"})
@@ -20,8 +20,9 @@ IGNORED_TYPES = frozenset({"websocket", "eventsource", "manifest", "other"})
 
 @dataclass
 class Watch:
-    """Requests and navigations seen since an action began, on one tab."""
+    """Requests and navigations seen since an action on one tab began."""
 
+    tab_id: int = 0
     started: float = field(default_factory=time.monotonic)
     pending: set = field(default_factory=set)
     count: int = 0

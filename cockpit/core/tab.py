@@ -38,7 +38,6 @@ class Tab:
         self.file_chooser = None  # a pending Playwright FileChooser
         self.acting: asyncio.Task | None = None  # the task running a command on this tab
         self.cancelled_for_dialog = False
-        self._watches: list[Watch] = []
         self._network: dict[Any, NetworkEntry] = {}
         self._attach()
 
@@ -75,13 +74,15 @@ class Tab:
 
     # --- settling -----------------------------------------------------------------------
     def watch(self) -> Watch:
-        watch = Watch()
-        self._watches.append(watch)
+        """Start counting what an action on this tab causes. Requests of every tab count
+        (a link may open its page in a new one); navigation only of this tab's own."""
+        watch = Watch(tab_id=self.id)
+        self.session.watches.append(watch)
         return watch
 
     def unwatch(self, watch: Watch) -> None:
-        if watch in self._watches:
-            self._watches.remove(watch)
+        if watch in self.session.watches:
+            self.session.watches.remove(watch)
 
     # --- page events --------------------------------------------------------------------
     def _attach(self) -> None:
@@ -153,15 +154,16 @@ class Tab:
         self._network[request] = entry
         self.session.buffers.network.add(entry)
         is_nav = request.is_navigation_request() and request.frame == self.page.main_frame
-        for watch in self._watches:
-            watch.request_started(request, request.resource_type, is_nav)
+        for watch in self.session.watches:
+            watch.request_started(request, request.resource_type,
+                                  is_nav and watch.tab_id == self.id)
 
     def _on_response(self, response) -> None:
         entry = self._network.get(response.request)
         if entry is not None:
             entry.status = response.status
             entry.ms = (time.time() - entry.started) * 1000
-        for watch in self._watches:
+        for watch in self.session.watches:
             watch.request_ended(response.request)
 
     def _on_request_end(self, request, failure: str | None) -> None:
@@ -171,7 +173,7 @@ class Tab:
                 entry.ms = (time.time() - entry.started) * 1000
             if failure and entry.status is None:
                 entry.failure = failure
-        for watch in self._watches:
+        for watch in self.session.watches:
             watch.request_ended(request)
 
     def _on_framenavigated(self, frame) -> None:
