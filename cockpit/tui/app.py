@@ -14,6 +14,7 @@ from ..core import events as ev
 from ..core.events import Event
 from .agent_pane import AgentPane
 from .bridge import EngineBatch, EventBatcher
+from .config import apply_config
 from .command_log import CommandLog, describe_entry
 from .diff_pane import DiffPane
 from .history import History
@@ -94,6 +95,8 @@ class CockpitApp(App):
         for error in self.theme_errors:
             self.notify(error, title="Theme refused", severity="error", timeout=10,
                         markup=False)
+        for error in apply_config(self):  # keys remapped by id from config.yaml
+            self.notify(error, title="Config", severity="error", timeout=10, markup=False)
         self._unsubscribe = self.session.bus.subscribe(self._batcher)
         self.query_one(StatusBar).set(session=self.session.name)
         self.query_one(Prompt).focus()

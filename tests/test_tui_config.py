@@ -1,0 +1,126 @@
+"""Keys remapped from the config file, driven with Pilot on a browserless session."""
+
+from __future__ import annotations
+
+import itertools
+
+from cockpit.core import REGISTRY
+from cockpit.core import events as ev
+from cockpit.core.events import EventBus
+from cockpit.core.result import Result
+from cockpit.tui.app import CockpitApp
+from cockpit.tui.config import apply_config, load_config
+from cockpit.tui.prompt import Prompt
+from cockpit.tui.screens import HelpScreen
+
+
+class FakeSession:
+    """Just what CockpitApp touches; commands succeed at once and do nothing."""
+
+    name = "fake"
+    registry = REGISTRY
+
+    def __init__(self) -> None:
+        self.bus = EventBus()
+        self._ids = itertools.count(1)
+
+    def status(self) -> dict:
+        return {"session": self.name, "headed": False, "tabs": 1}
+
+    def tabs_info(self) -> list[dict]:
+        return [{"index": 1, "id": 1, "title": "blank", "url": "about:blank",
+                 "loading": False, "active": True}]
+
+    def refs_info(self) -> list:
+        return []
+
+    def refs(self) -> list:
+        return []
+
+    async def picture(self, **_) -> None:
+        return None
+
+    async def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def run(self, line: str, source: str = "human") -> Result:
+        i = next(self._ids)
+        self.bus.emit(ev.COMMAND_QUEUED, id=i, command=line, source=source)
+        self.bus.emit(ev.COMMAND_STARTED, id=i, command=line, source=source)
+        result = Result(line, ok=True, source=source)
+        self.bus.emit(ev.COMMAND_FINISHED, id=i, source=source, exit_code=0,
+                      **result.to_json())
+        return result
+
+
+def app() -> CockpitApp:
+    return CockpitApp(FakeSession(), owns_session=False, pictures=False)
+
+
+async def test_help_remapped_to_f10(tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("keys:\n  help: f10\n", encoding="utf-8")
+    cockpit = app()
+    async with cockpit.run_test(headless=True, size=(160, 48)) as pilot:
+        assert apply_config(cockpit, config) == []
+        assert isinstance(cockpit.focused, Prompt)
+        await pilot.press("f1")
+        assert not isinstance(cockpit.screen, HelpScreen)  # F1 is free now
+        await pilot.press("f10")
+        assert isinstance(cockpit.screen, HelpScreen)
+        await pilot.press("escape")
+        assert not isinstance(cockpit.screen, HelpScreen)
+        await pilot.press("f6")  # the bindings not in the file keep their keys
+        assert isinstance(cockpit.focused, Prompt)
+
+
+async def test_unknown_id_and_bad_value_are_reported_with_file_and_key(tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("keys:\n"
+                      "  hlep: f10\n"                # unknown id
+                      "  quit: 7\n"                  # not a string
+                      "  focus.prompt: ctrl+o\n",    # fine: still applied
+                      encoding="utf-8")
+    cockpit = app()
+    async with cockpit.run_test(headless=True, size=(160, 48)) as pilot:
+        errors = apply_config(cockpit, config)
+        assert len(errors) == 2, errors
+        unknown, bad = errors
+        assert str(config) in unknown and "keys.hlep" in unknown
+        assert "unknown binding id" in unknown and "'help'" in unknown  # a suggestion
+        assert str(config) in bad and "keys.quit" in bad and "not a key string" in bad
+        cockpit.query_one("#log").focus()
+        await pilot.press("ctrl+o")
+        assert isinstance(cockpit.focused, Prompt)
+        await pilot.press("f1")  # `hlep` changed nothing
+        assert isinstance(cockpit.screen, HelpScreen)
+
+
+def test_every_problem_is_reported(tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("keys:\n  help: F10\n  focus.log: ctlr+l\n  diff.older: f2\n"
+                      "  picture.refresh:\n  help: f9\ncolours: {}\n", encoding="utf-8")
+    keymap, errors = load_config(config)
+    assert keymap == {"help": "f9", "diff.older": "f2"}
+    text = "\n".join(errors)
+    assert all(line.startswith(f"{config}: ") for line in errors)
+    for needle in ("'help' is given twice", "colours: unknown section",
+                   "keys.focus.log: 'ctlr+l': unknown modifier 'ctlr'",
+                   "keys.picture.refresh: None is empty, not a key string",
+                   "keys.diff.older: 'f2' is also the key of focus.tabs"):
+        assert needle in text, text
+    missing = tmp_path / "missing.yaml"
+    assert load_config(missing) == ({}, [f"{missing}: no such file"])
+    (tmp_path / "bad.yaml").write_text("keys: [", encoding="utf-8")
+    assert "cannot be read" in load_config(tmp_path / "bad.yaml")[1][0]
+
+
+def test_default_place_is_xdg_config_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert load_config() == ({}, [])  # no file there: no error
+    (tmp_path / "cockpit").mkdir()
+    (tmp_path / "cockpit" / "config.yaml").write_text("keys:\n  quit: ctrl+x\n")
+    assert load_config() == ({"quit": "ctrl+x"}, [])
