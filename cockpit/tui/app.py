@@ -133,6 +133,7 @@ class CockpitApp(App):
     def deliver(self, batch: list[Event]) -> None:
         log = self.query_one(CommandLog)
         tabs_changed = refs_changed = False
+        following = log.at_end
         with self.batch_update():
             for event in batch:
                 kind = event.kind
@@ -148,6 +149,7 @@ class CockpitApp(App):
                 self.refresh_tabs()
             if refs_changed:
                 self.query_one(RefsPane).show(self.session.refs_info())
+            log.follow(following)
         if self._picture_due:
             self._picture_due = False
             self.refresh_picture()

@@ -87,8 +87,6 @@ class CommandLog(FittedTable):
                          Text(entry.source, style=source_style), literal(entry.command),
                          self._status(entry), Text(""), Text(""), key=str(entry.id))
             self._trim()
-            if self.cursor_row >= self.row_count - 2:
-                self.move_cursor(row=self.row_count - 1)
         elif event.kind in (ev.COMMAND_STARTED, ev.COMMAND_FINISHED):
             entry = self.entries.get(data["id"])
             if entry is None:
@@ -105,9 +103,22 @@ class CommandLog(FittedTable):
                     self.update_cell(key, "ms", Text(f"{entry.ms:.0f}", justify="right"))
                 self.update_cell(key, "result", self._result(entry))
 
+    def follow(self, was_at_end: bool) -> None:
+        """After a batch: keep showing the newest row if the cursor was on the last one.
+        Once per batch, not per row: moving the cursor costs a layout."""
+        if was_at_end and self.row_count:
+            self.move_cursor(row=self.row_count - 1)
+
+    @property
+    def at_end(self) -> bool:
+        return self.cursor_row >= self.row_count - 2
+
     def _trim(self) -> None:
-        while len(self._order) > MAX_ROWS:
-            oldest = self._order.pop(0)
+        # DataTable.remove_row costs O(rows), so drop old rows a tenth of the cap at a time.
+        if len(self._order) <= MAX_ROWS + MAX_ROWS // 10:
+            return
+        drop, self._order = self._order[:-MAX_ROWS], self._order[-MAX_ROWS:]
+        for oldest in drop:
             self.entries.pop(oldest, None)
             self.remove_row(str(oldest))
 

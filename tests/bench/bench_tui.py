@@ -1,0 +1,392 @@
+"""TUI benchmark (run by hand): python tests/bench/bench_tui.py [--full]
+
+No browser: a small fake session answers every command after 20 ms, as a fast page would.
+Every figure is set against a baseline measured in the same run, so a noisy shared machine
+moves both sides alike:
+  - ingesting 10,000 command-log events (queued + finished pairs on the bus, as an agent
+    flooding the session would) until the log has every row and the app is idle, versus the
+    same rows added straight to a bare DataTable in a minimal app (target: under a second);
+    once more with the log's cursor held on its first row, so the new rows do not drag it
+    along: the difference is the cost of following the newest row;
+  - memory (tracemalloc) of those 10,000 rows, and of a second 10,000: the log keeps at
+    most 10,000 rows, so the second batch should add ~nothing. This run holds the log's
+    cursor on its first row (memory is the same either way; tracing a cursor that follows
+    every new row took minutes). Rows pushed into a full log cost far more than the first
+    ones (each trims the oldest row), so by default the second batch stops after
+    SECOND_BATCH_BUDGET_S and says how far it got; --full always sends all 10,000;
+  - keystroke to echo in the prompt (from the key event to `prompt.value` holding the key)
+    while an agent sends 50 commands a second through `app.submit`, versus no traffic
+    (target: the prompt never waits on the browser, ~1x, a few ms), with the log nearly
+    empty and with it full (10,000 rows: the steady state of a long session).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import itertools
+import os
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+
+os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
+
+from rich.text import Text  # noqa: E402
+from textual import events  # noqa: E402
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.widgets import DataTable  # noqa: E402
+
+from cockpit.core import REGISTRY  # noqa: E402
+from cockpit.core import events as ev  # noqa: E402
+from cockpit.core.events import EventBus  # noqa: E402
+from cockpit.core.result import Result  # noqa: E402
+from cockpit.tui.app import CockpitApp  # noqa: E402
+from cockpit.tui.command_log import MAX_ROWS, CommandLog  # noqa: E402
+from cockpit.tui.prompt import Prompt  # noqa: E402
+
+SIZE = (160, 48)
+ROWS = 10_000
+LATENCY_S = 0.02  # the fake browser's time per command
+AGENT_RATE = 50  # commands a second
+KEYS = 25  # keystrokes per echo measurement
+TYPING_GAP_S = 0.05  # between two keystrokes
+SECOND_BATCH_CHUNK = 250  # pairs per bus burst in the second batch
+SECOND_BATCH_BUDGET_S = 15.0
+REPEAT_BUDGET_S = 15.0  # ingest is timed 3 times when one round fits in this
+FULL = "--full" in sys.argv[1:]
+
+
+class FakeSession:
+    """What CockpitApp uses of a Session; `run` takes LATENCY_S, as a browser would."""
+
+    name = "bench"
+    registry = REGISTRY
+
+    def __init__(self) -> None:
+        self.bus = EventBus()
+        self._ids = itertools.count(1)
+        self.done = 0
+
+    def status(self) -> dict:
+        return {"session": self.name, "headed": False, "tabs": 1}
+
+    def tabs_info(self) -> list[dict]:
+        return [{"index": 1, "id": 1, "title": "bench", "url": "about:blank",
+                 "loading": False, "active": True}]
+
+    def refs_info(self) -> list:
+        return []
+
+    def refs(self) -> list:
+        return []
+
+    async def picture(self, **_) -> None:
+        return None
+
+    async def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def run(self, line: str, source: str = "human") -> Result:
+        command_id = next(self._ids)
+        started = time.perf_counter()
+        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
+        self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source)
+        await asyncio.sleep(LATENCY_S)
+        result = Result(line, ok=True, output=f"ran {line}", source=source,
+                        ms=(time.perf_counter() - started) * 1000)
+        self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source, exit_code=0,
+                      **result.to_json())
+        self.done += 1
+        return result
+
+
+class BareTable(App):
+    def compose(self) -> ComposeResult:
+        yield DataTable(cursor_type="row")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for key, width in (("time", 8), ("source", 6), ("command", 34), ("status", 7),
+                           ("ms", 7), ("result", 160)):
+            table.add_column(key, key=key, width=width)
+
+
+def cockpit_app() -> CockpitApp:
+    return CockpitApp(FakeSession(), owns_session=False, pictures=False)
+
+
+def emit_pairs(bus: EventBus, first_id: int, count: int) -> None:
+    """What tests/test_tui.py sends: `count` queued + finished pairs, in one burst."""
+    for i in range(first_id, first_id + count):
+        bus.emit(ev.COMMAND_QUEUED, id=i, command=f"js {i}", source="agent")
+        bus.emit(ev.COMMAND_FINISHED, id=i, source="agent", ok=True, output=str(i),
+                 error=None, ms=1.0, data={}, command=f"js {i}", exit_code=0)
+
+
+async def until(condition, timeout: float = 600.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.001)
+
+
+def logged(log: CommandLog, last_id: int) -> bool:
+    """Every pair up to `last_id` is in the log, finished."""
+    entry = log.entries.get(last_id)
+    return entry is not None and entry.status == "ok" and str(last_id) in log.rows
+
+
+async def ingest(pilot, first_id: int, count: int) -> float:
+    """Seconds from the first event on the bus until the log has the rows and the app is
+    idle (the 1/30 s batching delay included)."""
+    log = pilot.app.query_one(CommandLog)
+    t = time.perf_counter()
+    emit_pairs(pilot.app.session.bus, first_id, count)
+    await until(lambda: logged(log, first_id + count - 1))
+    await pilot.pause()
+    return time.perf_counter() - t
+
+
+async def hold_cursor_on_first_row(pilot, first_id: int) -> int:
+    """Log 3 rows and put the log's cursor on the first, as a person reading an older
+    entry would: new rows then stop dragging the cursor (and the view) along."""
+    await ingest(pilot, first_id, 3)
+    pilot.app.query_one(CommandLog).move_cursor(row=0)
+    return first_id + 3
+
+
+async def ingest_cockpit(hold_cursor: bool = False) -> float:
+    app = cockpit_app()
+    async with app.run_test(headless=True, size=SIZE) as pilot:
+        await pilot.pause()
+        first_id = await hold_cursor_on_first_row(pilot, 1) if hold_cursor else 1
+        seconds = await ingest(pilot, first_id, ROWS - first_id + 1)
+        assert app.query_one(CommandLog).row_count == ROWS
+        return seconds
+
+
+async def ingest_bare() -> float:
+    app = BareTable()
+    async with app.run_test(headless=True, size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.query_one(DataTable)
+        t = time.perf_counter()
+        for i in range(ROWS):
+            table.add_row(Text("12:00:00"), Text("agent"), Text(f"js {i}"), Text("ok"),
+                          Text("1"), Text(str(i)), key=str(i))
+        await pilot.pause()
+        seconds = time.perf_counter() - t
+        assert table.row_count == ROWS
+        return seconds
+
+
+def traced() -> int:
+    gc.collect()
+    return tracemalloc.get_traced_memory()[0]
+
+
+class Echo:
+    """Stamps the moment `prompt.value` becomes the awaited text (a reactive watcher runs
+    synchronously in the assignment, inside the prompt's key handler)."""
+
+    def __init__(self) -> None:
+        self.expected: str | None = None
+        self.at: float | None = None
+
+    def __call__(self, value: str) -> None:
+        if value == self.expected and self.at is None:
+            self.at = time.perf_counter()
+
+
+def press(app: App, key: str) -> None:
+    """A key press as Pilot sends it (a Key event from the driver), without Pilot's wait
+    for the app to go idle afterwards: under steady agent traffic the app is never idle
+    and `pilot.press` would sit out its 1 s cap twice per key."""
+    event = events.Key(key, key)
+    event.set_sender(app)
+    app.post_message(event)
+
+
+async def echo_times(pilot, echo: Echo, keys: int) -> list[float]:
+    """ms from each key press to its echo in `prompt.value`, at a fast typist's pace."""
+    app = pilot.app
+    prompt = app.query_one(Prompt)
+    prompt.focus()
+    prompt.value = ""
+    await pilot.press("x", "backspace")  # the real Pilot path works (and focus is set)
+    assert prompt.value == "" and app.focused is prompt
+    out = []
+    for i in range(keys):
+        key = "abcdefghijklmnopqrstuvwxyz"[i % 26]
+        echo.expected, echo.at = prompt.value + key, None
+        t = time.perf_counter()
+        press(app, key)
+        await until(lambda: echo.at is not None, timeout=30)
+        out.append((echo.at - t) * 1000)
+        await asyncio.sleep(TYPING_GAP_S)
+    prompt.value = ""
+    return out
+
+
+async def agent(app: CockpitApp, stop: asyncio.Event, sent: list[int]) -> None:
+    """AGENT_RATE commands a second through app.submit, on a drift-free schedule."""
+    start = time.perf_counter()
+    for n in itertools.count():
+        if stop.is_set():
+            return
+        app.submit(f"js {n}", source="agent")
+        sent[0] += 1
+        await asyncio.sleep(max(0.0, start + (n + 1) / AGENT_RATE - time.perf_counter()))
+
+
+async def keystrokes(pilot) -> dict:
+    """Echo times with no traffic, then with the agent sending AGENT_RATE commands/s."""
+    app = pilot.app
+    echo = Echo()
+    app.watch(app.query_one(Prompt), "value", echo, init=False)
+    quiet = await echo_times(pilot, echo, KEYS)
+    stop, sent = asyncio.Event(), [0]
+    done_before, t = app.session.done, time.perf_counter()
+    task = asyncio.create_task(agent(app, stop, sent))
+    await asyncio.sleep(0.5)  # let the traffic settle in
+    busy = await echo_times(pilot, echo, KEYS)
+    seconds = time.perf_counter() - t
+    stop.set()
+    await task
+    await app.workers.wait_for_complete()
+    return {"quiet": quiet, "busy": busy, "sent": sent[0] / seconds,
+            "done": (app.session.done - done_before) / seconds}
+
+
+async def keystrokes_near_empty_log() -> dict:
+    app = cockpit_app()
+    async with app.run_test(headless=True, size=SIZE) as pilot:
+        await pilot.pause()
+        return await keystrokes(pilot)
+
+
+async def memory_then_keystrokes_full_log() -> tuple[dict, dict]:
+    """tracemalloc before, after 10,000 rows and after a second 10,000 (in bursts of
+    SECOND_BATCH_CHUNK pairs, up to the time budget unless --full); then, tracing off, the
+    echo times in the same app, its log full."""
+    tracemalloc.start()
+    try:
+        app = cockpit_app()
+        async with app.run_test(headless=True, size=SIZE) as pilot:
+            await pilot.pause()
+            log = app.query_one(CommandLog)
+            before = traced()
+            first_id = await hold_cursor_on_first_row(pilot, 1_000_001)
+            first_s = await ingest(pilot, first_id, ROWS - 3)
+            first, rows_first = traced(), log.row_count
+            progress(f"memory: first {ROWS:,} in {first_s:.1f} s (traced)")
+            sent, bursts, t = 0, [], time.perf_counter()
+            while sent < ROWS and (FULL or time.perf_counter() - t < SECOND_BATCH_BUDGET_S):
+                chunk = min(SECOND_BATCH_CHUNK, ROWS - sent)
+                bursts.append(await ingest(pilot, 1_000_001 + ROWS + sent, chunk))
+                sent += chunk
+            seconds = time.perf_counter() - t
+            second, rows_second = traced(), log.row_count
+            progress(f"memory: second batch, {sent:,} in {seconds:.1f} s (traced)")
+            # the log drops its oldest rows a tenth of the cap at a time
+            assert MAX_ROWS <= log.row_count <= MAX_ROWS * 1.1
+            assert len(log.entries) == log.row_count
+            tracemalloc.stop()
+            log.move_cursor(row=log.row_count - 1)  # the log follows new rows again
+            keys = await keystrokes(pilot)
+        return {"first": first - before, "second": second - first, "sent": sent,
+                "seconds": seconds, "first_s": first_s, "rows_first": rows_first,
+                "rows_second": rows_second, "bursts": bursts}, keys
+    finally:
+        tracemalloc.stop()
+
+
+def progress(text: str) -> None:
+    print(f"  ... {text}", file=sys.stderr, flush=True)
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[18]
+
+
+def echo_rows(label: str, f: dict) -> list[tuple[str, str, str, str]]:
+    q, k = f["quiet"], f["busy"]
+    mq, mk, pq, pk = statistics.median(q), statistics.median(k), p95(q), p95(k)
+    return [(f"key to echo, {label}", f"agent: median {mk:.2f} ms, p95 {pk:.2f} ms",
+             f"none: median {mq:.2f} ms, p95 {pq:.2f} ms",
+             f"{mk / mq:.2f}x / {pk / pq:.2f}x (target ~1x, a few ms)"),
+            ("  agent traffic meanwhile", f"{f['sent']:.0f} cmd/s sent",
+             f"{f['done']:.0f} cmd/s finished", f"target {AGENT_RATE}; {KEYS} keys a side")]
+
+
+async def main() -> None:
+    started = time.perf_counter()
+    rows: list[tuple[str, str, str, str]] = []
+
+    await ingest_bare()  # warm up (imports, first layout) before timing either side
+    ours, bare = [], []
+    for _ in range(3):  # alternating, so drift hits both alike
+        t = time.perf_counter()
+        ours.append(await ingest_cockpit())
+        bare.append(await ingest_bare())
+        progress(f"ingest: cockpit {ours[-1]:.2f} s, bare DataTable {bare[-1]:.2f} s")
+        if time.perf_counter() - t > REPEAT_BUDGET_S:
+            break  # one slow round says enough
+    o, b = statistics.median(ours), statistics.median(bare)
+    rows.append((f"ingest {ROWS:,} log events", f"{o * 1000:,.0f} ms",
+                 f"bare DataTable {b * 1000:,.0f} ms",
+                 f"{o / b:.2f}x; {'under' if o < 1 else 'OVER'} 1 s (target < 1 s)"
+                 + ("" if len(ours) > 1 else "; 1 round")))
+    held = await ingest_cockpit(hold_cursor=True)
+    progress(f"ingest, cursor held: {held:.2f} s")
+    rows.append(("  log cursor held on row 1", f"{held * 1000:,.0f} ms", "",
+                 f"{held / b:.2f}x: following the newest row costs "
+                 f"{max(0.0, o - held) * 1000:,.0f} ms"))
+
+    near_empty = await keystrokes_near_empty_log()
+    progress("echo, near-empty log: done")
+    mem, full = await memory_then_keystrokes_full_log()
+    progress("echo, full log: done")
+
+    d1, d2, sent = mem["first"], mem["second"], mem["sent"]
+    r1, r2 = mem["rows_first"], mem["rows_second"]
+    rows.append((f"memory, first {ROWS:,}", f"{d1 / 2**20:+.1f} MiB",
+                 f"{d1 / r1:,.0f} B/row", "tracemalloc current, after gc"))
+    # The log may keep a few more rows after the second batch (it trims in steps): those
+    # rows' share is expected; the rest should be ~0.
+    expected = (r2 - r1) * d1 / r1
+    label = f"memory, second {sent:,}" + ("" if sent == ROWS else f" of {ROWS:,} (time budget)")
+    rows.append((label, f"{d2 / 2**20:+.1f} MiB ({r1:,} -> {r2:,} rows)",
+                 f"first {d1 / 2**20:+.1f} MiB; {r2 - r1:+,} rows: {expected / 2**20:+.1f} MiB",
+                 f"{d2 / d1:.2f}x; beyond the extra rows {(d2 - expected) / d1:+.2f}x "
+                 "(flat: ~0)"))
+    per_row = mem["seconds"] / sent * 1000
+    first_per_row = mem["first_s"] / ROWS * 1000
+    rows.append((f"  into the full log, {sent:,} pairs", f"{mem['seconds']:.1f} s traced, "
+                 f"{per_row:.2f} ms/row", f"first {ROWS:,}: {first_per_row:.2f} ms/row traced",
+                 f"{per_row / first_per_row:.1f}x per row" + ("" if sent == ROWS else
+                 f"; --full: ~{per_row * (ROWS - sent) / 1000:.0f} s more")))
+    bursts = mem["bursts"]
+    rows.append((f"  slowest burst of {SECOND_BATCH_CHUNK}", f"{max(bursts):.2f} s traced",
+                 f"median burst {statistics.median(bursts):.2f} s",
+                 f"{max(bursts) / statistics.median(bursts):.1f}x: the app stalls that long"))
+    rows += echo_rows("near-empty log", near_empty)
+    rows += echo_rows(f"full log ({ROWS:,} rows)", full)
+
+    width = [max(len(r[i]) for r in rows) for i in range(4)]
+    print(f"TUI benchmark (Python {sys.version.split()[0]}, fake session, "
+          f"{LATENCY_S * 1000:.0f} ms per command, {SIZE[0]}x{SIZE[1]} headless, "
+          f"{time.perf_counter() - started:.0f} s)")
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip())
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
