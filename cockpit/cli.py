@@ -21,6 +21,13 @@ def _session_options(parser: argparse.ArgumentParser) -> None:
                         help="a Chrome/Chromium executable to use instead of the one found")
 
 
+def session_from_args(args):
+    """The Session the shared options (--session, --headed, --browser...) describe."""
+    from .core import Session
+    return Session(args.session, headed=args.headed, engine=args.browser,
+                   browser_path=args.browser_path)
+
+
 def build_parser(command: str | None) -> argparse.ArgumentParser:
     if command == "run":
         p = argparse.ArgumentParser(

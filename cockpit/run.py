@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from .core import Session
+from .cli import session_from_args
 from .core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
 
 
@@ -32,8 +32,7 @@ async def run_main(args, first_url: str | None = None) -> int:
         stream = sys.stdin
     interactive = stream.isatty() and not args.json
     try:
-        session = Session(args.session, headed=args.headed, engine=args.browser,
-                          browser_path=args.browser_path)
+        session = session_from_args(args)
         await session.start()
     except (BrowserNotFoundError, ValueError) as exc:
         print(f"cockpit: {exc}", file=sys.stderr)

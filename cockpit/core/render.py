@@ -90,6 +90,3 @@ def render(snapshot: Snapshot, view: View) -> str:
     _lines(roots, 0, view.depth, out)
     return "\n".join(out) if out else "(empty page)"
 
-
-def count_refs(text: str) -> int:
-    return text.count("[ref=")

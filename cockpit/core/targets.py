@@ -75,7 +75,3 @@ async def _selector(tab: Tab, selector: str):
                          f"ref from `snapshot -i`") from None
     return locator
 
-
-def describe(target: str) -> str:
-    ref = as_ref(target)
-    return f"@{ref}" if ref else f"`{target}`"

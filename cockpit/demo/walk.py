@@ -12,6 +12,7 @@ import os
 import re
 import sys
 
+from ..cli import session_from_args
 from ..core import Session
 from ..core.errors import BrowserNotFoundError
 from .server import DemoSite
@@ -88,8 +89,7 @@ async def run_demo_tui(args, site: DemoSite) -> int:
     """The TUI on the demo site; a person drives it (the demo agent arrives with agents)."""
     from ..core.workspace import workspace_dir
     from ..tui.app import CockpitApp
-    session = Session(args.session, headed=args.headed, engine=args.browser,
-                      browser_path=args.browser_path)
+    session = session_from_args(args)
     app = CockpitApp(session, url=f"{site.url}/login",
                      history_path=workspace_dir() / "history.txt")
     await app.run_async()
@@ -109,8 +109,7 @@ async def demo_main(args) -> int:
             return await run_demo_tui(args, site)
         print(f"demo site: {site.url}")
         try:
-            session = Session(args.session, headed=args.headed, engine=args.browser,
-                              browser_path=args.browser_path)
+            session = session_from_args(args)
             await session.start()
         except (BrowserNotFoundError, ValueError) as exc:
             print(f"cockpit: {exc}", file=sys.stderr)

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from ..core import Session
+from ..cli import session_from_args
 from ..core.workspace import workspace_dir
 
 
 def run_tui(args, url: str | None = None) -> int:
     from .app import CockpitApp
     try:
-        session = Session(args.session, headed=args.headed, engine=args.browser,
-                          browser_path=args.browser_path)
+        session = session_from_args(args)
     except ValueError as exc:
         print(f"cockpit: {exc}", file=sys.stderr)
         return 2

@@ -11,7 +11,6 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from ..core.completion import Candidate, complete
-from ..core.parser import split_words
 from ..core.registry import Registry
 from .history import History
 from .safe import clean
@@ -136,10 +135,3 @@ class Prompt(Input):
         self.value = ""
         self.post_message(self.Command(line))
 
-
-def first_word(line: str) -> str:
-    try:
-        words = split_words(line)
-    except Exception:
-        words = line.split()
-    return words[0] if words else ""
