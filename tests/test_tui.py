@@ -172,3 +172,19 @@ async def test_a_browser_that_cannot_start_is_explained_not_fatal(tmp_path):
         result = await session.run("title")
         assert not result.ok and "browser is not running" in result.error
         assert (await session.run("help click")).ok
+
+
+async def test_the_log_drops_its_oldest_rows_past_the_cap(s, monkeypatch):
+    from cockpit.tui import command_log
+    monkeypatch.setattr(command_log, "MAX_ROWS", 50)
+    app = app_for(s)
+    async with app.run_test(size=(160, 48)) as pilot:
+        for i in range(56):
+            s.bus.emit("command.queued", id=20_000_000 + i, command=f"js {i}", source="agent")
+        log = app.query_one(CommandLog)
+        await until(pilot, lambda: log.row_count == 50)
+        assert log_rows(app)[0][2] == "js 6" and log_rows(app)[-1][2] == "js 55"
+        s.bus.emit("command.finished", id=20_000_000 + 55, source="agent", ok=True,
+                   output="done", error=None, ms=3.0, data={}, command="js 55", exit_code=0)
+        await until(pilot, lambda: log_rows(app)[-1][3] == "ok")
+        assert log_rows(app)[-1][5] == "done"

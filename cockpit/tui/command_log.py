@@ -76,16 +76,23 @@ class CommandLog(FittedTable):
             text.append(f"  (+{more} lines)", style=self._style("log--dim"))
         return text
 
+    def _cells(self, entry: Entry) -> tuple[Text, ...]:
+        source_style = self._style("log--agent" if entry.source == "agent" else "log--human")
+        ms = Text(f"{entry.ms:.0f}", justify="right") if entry.ms is not None else Text("")
+        result = self._result(entry) if entry.status in ("ok", "error") else Text("")
+        return (Text(time.strftime("%H:%M:%S", time.localtime(entry.time))),
+                Text(entry.source, style=source_style), literal(entry.command),
+                self._status(entry), ms, result)
+
     def handle(self, event: Event) -> None:
         data = event.data
         if event.kind == ev.COMMAND_QUEUED:
             entry = Entry(data["id"], event.time, data["source"], data["command"])
+            if entry.id in self.entries:
+                return  # a repeated event must not take the view down
             self.entries[entry.id] = entry
             self._order.append(entry.id)
-            source_style = self._style("log--agent" if entry.source == "agent" else "log--human")
-            self.add_row(Text(time.strftime("%H:%M:%S", time.localtime(entry.time))),
-                         Text(entry.source, style=source_style), literal(entry.command),
-                         self._status(entry), Text(""), Text(""), key=str(entry.id))
+            self.add_row(*self._cells(entry), key=str(entry.id))
             self._trim()
         elif event.kind in (ev.COMMAND_STARTED, ev.COMMAND_FINISHED):
             entry = self.entries.get(data["id"])
@@ -114,13 +121,20 @@ class CommandLog(FittedTable):
         return self.cursor_row >= self.row_count - 2
 
     def _trim(self) -> None:
-        # DataTable.remove_row costs O(rows), so drop old rows a tenth of the cap at a time.
+        # DataTable.remove_row costs O(rows) each, so old rows go a tenth of the cap at a time,
+        # by rebuilding the table once.
         if len(self._order) <= MAX_ROWS + MAX_ROWS // 10:
             return
+        # One rebuild of the kept rows costs what a few dozen remove_row calls do.
         drop, self._order = self._order[:-MAX_ROWS], self._order[-MAX_ROWS:]
         for oldest in drop:
             self.entries.pop(oldest, None)
-            self.remove_row(str(oldest))
+        cursor = self.cursor_row
+        self.clear()
+        for entry_id in self._order:
+            entry = self.entries[entry_id]
+            self.add_row(*self._cells(entry), key=str(entry_id))
+        self.move_cursor(row=max(0, cursor - len(drop)))
 
     def action_show_entry(self) -> None:
         if not self.row_count:
