@@ -2,58 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
-
-from cockpit.core import REGISTRY
-from cockpit.core import events as ev
-from cockpit.core.events import EventBus
-from cockpit.core.result import Result
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.config import apply_config, load_config
 from cockpit.tui.prompt import Prompt
 from cockpit.tui.screens import HelpScreen
-
-
-class FakeSession:
-    """Just what CockpitApp touches; commands succeed at once and do nothing."""
-
-    name = "fake"
-    registry = REGISTRY
-
-    def __init__(self) -> None:
-        self.bus = EventBus()
-        self._ids = itertools.count(1)
-
-    def status(self) -> dict:
-        return {"session": self.name, "headed": False, "tabs": 1}
-
-    def tabs_info(self) -> list[dict]:
-        return [{"index": 1, "id": 1, "title": "blank", "url": "about:blank",
-                 "loading": False, "active": True}]
-
-    def refs_info(self) -> list:
-        return []
-
-    def refs(self) -> list:
-        return []
-
-    async def picture(self, **_) -> None:
-        return None
-
-    async def start(self) -> None:
-        pass
-
-    async def close(self) -> None:
-        pass
-
-    async def run(self, line: str, source: str = "human") -> Result:
-        i = next(self._ids)
-        self.bus.emit(ev.COMMAND_QUEUED, id=i, command=line, source=source)
-        self.bus.emit(ev.COMMAND_STARTED, id=i, command=line, source=source)
-        result = Result(line, ok=True, source=source)
-        self.bus.emit(ev.COMMAND_FINISHED, id=i, source=source, exit_code=0,
-                      **result.to_json())
-        return result
+from tui_fake import FakeSession
 
 
 def app() -> CockpitApp:

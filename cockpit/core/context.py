@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
 
+from .errors import CommandError
 from .targets import as_ref, resolve
 from .translate import action_error
 
@@ -55,11 +56,9 @@ class Context:
         locator = await self.locate(target)
         count = await locator.count()
         if count == 0:
-            from .errors import CommandError
             raise CommandError(f"{self.describe(target)}: nothing matches on the page: check "
                                "the selector, or take a new snapshot")
         if count > 1:
-            from .errors import CommandError
             raise CommandError(f"{self.describe(target)} matched {count} elements: use a ref "
                                "from `snapshot -i` or a more specific selector")
         return locator
