@@ -36,8 +36,7 @@ async def type_command(pilot, line: str) -> None:
 
 
 def log_rows(app) -> list[list[str]]:
-    table = app.query_one(CommandLog)
-    return [[cell.plain for cell in table.get_row(key)] for key in table.rows]
+    return [entry.cells() for entry in app.query_one(CommandLog).rows]
 
 
 async def test_typed_command_shows_in_the_log_with_its_result(s, site):

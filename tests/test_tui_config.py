@@ -24,10 +24,14 @@ async def test_help_remapped_to_f10(tmp_path):
         assert not isinstance(cockpit.screen, HelpScreen)  # F1 is free now
         await pilot.press("f10")
         assert isinstance(cockpit.screen, HelpScreen)
+        help_text = str(cockpit.screen.query_one("#help-body").render())
+        assert "f10 this help" in help_text and "f1 this help" not in help_text
         await pilot.press("escape")
         assert not isinstance(cockpit.screen, HelpScreen)
         await pilot.press("f6")  # the bindings not in the file keep their keys
         assert isinstance(cockpit.focused, Prompt)
+        cockpit.focused.show_hint()  # the hint under the empty prompt names the new key
+        assert "f10 help" in str(cockpit.query_one("#hint").render())
 
 
 async def test_unknown_id_and_bad_value_are_reported_with_file_and_key(tmp_path):
@@ -69,6 +73,18 @@ def test_every_problem_is_reported(tmp_path):
     assert load_config(missing) == ({}, [f"{missing}: no such file"])
     (tmp_path / "bad.yaml").write_text("keys: [", encoding="utf-8")
     assert "cannot be read" in load_config(tmp_path / "bad.yaml")[1][0]
+
+
+def test_keys_textual_keeps_are_refused(tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("keys:\n  help: ctrl+p\n  quit: ctrl+q,ctrl+c\n  focus.log: f9\n",
+                      encoding="utf-8")
+    keymap, errors = load_config(config)
+    assert keymap == {"focus.log": "f9"}  # the rest still applies
+    assert len(errors) == 2, errors
+    assert "keys.help: 'ctrl+p' opens the command palette" in errors[0]
+    assert "keys.quit: 'ctrl+c' copies the selected text" in errors[1]
+    assert all("pick another key" in e for e in errors)
 
 
 def test_default_place_is_xdg_config_home(tmp_path, monkeypatch):

@@ -128,7 +128,8 @@ class CockpitApp(App):
 
     # --- engine events, in batches --------------------------------------------------------
     def on_engine_batch(self, message: EngineBatch) -> None:
-        self.deliver(message.events)
+        if self.query(CommandLog):  # else the app is closing and its panes are gone
+            self.deliver(message.events)
 
     def deliver(self, batch: list[Event]) -> None:
         log = self.query_one(CommandLog)
@@ -149,25 +150,24 @@ class CockpitApp(App):
                 self.refresh_tabs()
             if refs_changed:
                 self.query_one(RefsPane).show(self.session.refs_info())
-            log.follow(following)
+            log.end_batch(following)
+            self.query_one(StatusBar).set(busy=self.busy)
         if self._picture_due:
             self._picture_due = False
             self.refresh_picture()
 
     def _track_command(self, event: Event) -> None:
-        status = self.query_one(StatusBar)
         if event.kind == ev.COMMAND_QUEUED:
             self.busy += 1
         elif event.kind == ev.COMMAND_FINISHED:
             self.busy = max(0, self.busy - 1)
             data = event.data
             if not data["ok"]:
-                status.set(last_error=data["error"] or "")
+                self.query_one(StatusBar).set(last_error=data["error"] or "")
             diff = (data.get("data") or {}).get("diff")
             if diff is not None:
                 self.query_one(DiffPane).add(data["command"], diff)
                 self._picture_due = True
-        status.set(busy=self.busy)
 
     def refresh_tabs(self) -> None:
         self.query_one(TabsPane).show(self.session.tabs_info())

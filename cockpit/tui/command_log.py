@@ -1,25 +1,35 @@
-"""The command log: every command, who sent it, how it went; Enter shows the full output."""
+"""The command log: every command, who sent it, how it went; Enter shows the full output.
+
+Virtualised (Textual's Line API): only the visible rows are ever rendered, so 10,000 entries
+cost what 50 do, and dropping old ones is a list slice rather than a table rebuild."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import DataTable
-
-from .tables import FittedTable
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from ..core import events as ev
 from ..core.events import Event
-from .safe import clean, literal
+from .safe import clean
 
 MAX_ROWS = 10_000  # older rows leave the view; the recorder keeps everything
 
+# (title, width); None: shares the room the fixed columns leave (command 40%, result the rest)
+COLUMNS = (("time", 8), ("from", 6), ("command", None), ("", 7), ("ms", 6), ("result", None))
+COMMAND_SHARE = 0.4
 
-@dataclass
+
+@dataclass(eq=False)
 class Entry:
     id: int
     time: float
@@ -29,15 +39,39 @@ class Entry:
     ms: float | None = None
     output: str = ""
     error: str | None = None
+    version: int = 0  # bumped on every change: it keys the rendered-row cache
+
+    def cells(self) -> list[str]:
+        """The row as plain text, one string a column (what the screen shows, unstyled)."""
+        done = self.status in ("ok", "error")
+        return [time.strftime("%H:%M:%S", time.localtime(self.time)), self.source,
+                clean(self.command), self.status,
+                f"{self.ms:.0f}" if self.ms is not None else "",
+                self.summary() if done else ""]
+
+    def summary(self) -> str:
+        if self.error:
+            return clean(self.error)
+        output = self.output.strip()
+        first = clean(output.splitlines()[0]) if output else ""
+        more = output.count("\n")
+        return f"{first}  (+{more} lines)" if more else first
 
 
-class CommandLog(FittedTable):
-    """A DataTable keyed by command id: rows are updated in place as commands progress."""
+class CommandLog(ScrollView, can_focus=True):
+    """Entries in arrival order, updated in place as commands progress; a row cursor."""
 
     COMPONENT_CLASSES = {"log--ok", "log--error", "log--pending", "log--agent", "log--human",
-                         "log--dim"}
-    FLEXIBLE = {"command": 0.4, "result": 0.6}
-    BINDINGS = [Binding("enter", "show_entry", "Full output", id="log.show", show=False)]
+                         "log--dim", "log--header", "log--cursor"}
+    BINDINGS = [
+        Binding("enter", "show_entry", "Full output", id="log.show", show=False),
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("pageup", "page(-1)", show=False),
+        Binding("pagedown", "page(1)", show=False),
+        Binding("home", "move_to(0)", show=False),
+        Binding("end", "move_to(-1)", show=False),
+    ]
 
     class ShowEntry(Message):
         def __init__(self, entry: Entry) -> None:
@@ -45,108 +79,171 @@ class CommandLog(FittedTable):
             self.entry = entry
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)
+        super().__init__(**kwargs)
         self.entries: dict[int, Entry] = {}
-        self._order: list[int] = []
+        self.rows: list[Entry] = []  # arrival order; entries maps id -> the same objects
+        self.cursor = 0
+        # rendered rows, a few screens' worth: scrolling back and forth costs no re-render,
+        # and memory stays bounded however many rows pass through
+        self._strips: LRUCache[tuple, Strip] = LRUCache(256)
+        self._styles: dict[str, Style] = {}
 
     def on_mount(self) -> None:
         self.border_title = "Command log"
-        self.add_column("time", key="time", width=8)
-        self.add_column("from", key="source", width=6)
-        self.add_column("command", key="command", width=34)
-        self.add_column("", key="status", width=7)
-        self.add_column("ms", key="ms", width=6)
-        self.add_column("result", key="result", width=40)
-        super().on_mount()
 
-    def _style(self, name: str) -> str:
-        return self.get_component_rich_style(name, partial=True)
+    @property
+    def row_count(self) -> int:
+        return len(self.rows)
 
-    def _status(self, entry: Entry) -> Text:
-        style = {"ok": "log--ok", "error": "log--error"}.get(entry.status, "log--pending")
-        return Text(entry.status, style=self._style(style))
-
-    def _result(self, entry: Entry) -> Text:
-        if entry.error:
-            return literal(entry.error, self._style("log--error"))
-        first = entry.output.strip().splitlines()[0] if entry.output.strip() else ""
-        more = entry.output.count("\n")
-        text = literal(first)
-        if more:
-            text.append(f"  (+{more} lines)", style=self._style("log--dim"))
-        return text
-
-    def _cells(self, entry: Entry) -> tuple[Text, ...]:
-        source_style = self._style("log--agent" if entry.source == "agent" else "log--human")
-        ms = Text(f"{entry.ms:.0f}", justify="right") if entry.ms is not None else Text("")
-        result = self._result(entry) if entry.status in ("ok", "error") else Text("")
-        return (Text(time.strftime("%H:%M:%S", time.localtime(entry.time))),
-                Text(entry.source, style=source_style), literal(entry.command),
-                self._status(entry), ms, result)
-
+    # --- engine events ----------------------------------------------------------------------
     def handle(self, event: Event) -> None:
         data = event.data
         if event.kind == ev.COMMAND_QUEUED:
-            entry = Entry(data["id"], event.time, data["source"], data["command"])
-            if entry.id in self.entries:
+            if data["id"] in self.entries:
                 return  # a repeated event must not take the view down
+            entry = Entry(data["id"], event.time, data["source"], data["command"])
             self.entries[entry.id] = entry
-            self._order.append(entry.id)
-            self.add_row(*self._cells(entry), key=str(entry.id))
-            self._trim()
-        elif event.kind in (ev.COMMAND_STARTED, ev.COMMAND_FINISHED):
-            entry = self.entries.get(data["id"])
-            if entry is None:
-                return
-            if event.kind == ev.COMMAND_STARTED:
-                entry.status = "running"
-            else:
-                entry.status = "ok" if data["ok"] else "error"
-                entry.ms, entry.output, entry.error = data["ms"], data["output"], data["error"]
-            key = str(entry.id)
-            if key in self.rows:
-                self.update_cell(key, "status", self._status(entry))
-                if entry.ms is not None:
-                    self.update_cell(key, "ms", Text(f"{entry.ms:.0f}", justify="right"))
-                self.update_cell(key, "result", self._result(entry))
+            self.rows.append(entry)
+            return
+        entry = self.entries.get(data["id"])
+        if entry is None:
+            return
+        if event.kind == ev.COMMAND_STARTED:
+            entry.status = "running"
+        elif event.kind == ev.COMMAND_FINISHED:
+            entry.status = "ok" if data["ok"] else "error"
+            entry.ms, entry.output, entry.error = data["ms"], data["output"], data["error"]
+        entry.version += 1
 
-    def follow(self, was_at_end: bool) -> None:
-        """After a batch: keep showing the newest row if the cursor was on the last one.
-        Once per batch, not per row: moving the cursor costs a layout."""
-        if was_at_end and self.row_count:
-            self.move_cursor(row=self.row_count - 1)
+    def end_batch(self, was_at_end: bool) -> None:
+        """After a batch of events: drop the oldest rows past the cap, resize, follow the
+        newest row if the cursor was on the last one, and repaint once."""
+        excess = len(self.rows) - MAX_ROWS
+        if excess > 0:
+            for entry in self.rows[:excess]:
+                del self.entries[entry.id]
+            del self.rows[:excess]
+            self.cursor = max(0, self.cursor - excess)
+            if not was_at_end:  # keep the rows being read where they are
+                self.scroll_to(y=max(0, self.scroll_offset.y - excess), animate=False)
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)  # + the header line
+        if was_at_end and self.rows:
+            self.cursor = len(self.rows) - 1
+            self.scroll_to(y=self.virtual_size.height, animate=False)
+        self.refresh()
 
     @property
     def at_end(self) -> bool:
-        return self.cursor_row >= self.row_count - 2
+        return self.cursor >= len(self.rows) - 2
 
-    def _trim(self) -> None:
-        # DataTable.remove_row costs O(rows) each, so old rows go a tenth of the cap at a time,
-        # by rebuilding the table once.
-        if len(self._order) <= MAX_ROWS + MAX_ROWS // 10:
+    # --- rendering ----------------------------------------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles.clear()  # the theme changed: rows are drawn again in its colours
+        self._strips.clear()
+
+    def on_focus(self) -> None:
+        self.notify_style_update()  # the cursor row changes colour with focus
+
+    def on_blur(self) -> None:
+        self.notify_style_update()
+
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            # the cursor's background may be translucent: only the full style blends it
+            style = self._styles[name] = self.get_component_rich_style(
+                name, partial=name != "log--cursor")
+        return style
+
+    def _widths(self, width: int) -> list[int]:
+        fixed = sum(w for _, w in COLUMNS if w) + len(COLUMNS)  # a space before each column
+        room = max(16, width - fixed)
+        command = int(room * COMMAND_SHARE)
+        return [w if w else (command if title == "command" else room - command)
+                for title, w in COLUMNS]
+
+    def _line(self, cells: list[Text], width: int, row_style: Style) -> Strip:
+        line = Text(no_wrap=True, end="")
+        for cell, cell_width in zip(cells, self._widths(width)):
+            cell.truncate(cell_width, overflow="ellipsis", pad=True)
+            line.append(" ")
+            line.append_text(cell)
+        line.stylize_before(row_style)  # under the cells' own colours (Text.render drops
+        # a Text's base style, so it goes in as a span)
+        strip = Strip(line.render(self.app.console), line.cell_len)
+        return strip.extend_cell_length(width, row_style).crop(0, width)
+
+    def _row_cells(self, entry: Entry) -> list[Text]:
+        plain = entry.cells()
+        status_style = {"ok": "log--ok", "error": "log--error"}.get(entry.status, "log--pending")
+        source_style = "log--agent" if entry.source == "agent" else "log--human"
+        result = Text(plain[5], style=self._style("log--error") if entry.error else "")
+        if not entry.error and "  (+" in plain[5]:
+            result.stylize(self._style("log--dim"), plain[5].rindex("  (+"))
+        return [Text(plain[0]), Text(plain[1], style=self._style(source_style)), Text(plain[2]),
+                Text(plain[3], style=self._style(status_style)),
+                Text(plain[4].rjust(COLUMNS[4][1])), result]
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y == 0:  # the header stays put while the rows scroll under it
+            key = ("header", width)
+            if key not in self._strips:
+                self._strips[key] = self._line([Text(title) for title, _ in COLUMNS], width,
+                                               self._style("log--header"))
+            return self._strips[key].apply_style(base)
+        index = self.scroll_offset.y + y - 1
+        if index >= len(self.rows):
+            return Strip.blank(width, base)
+        entry = self.rows[index]
+        selected = index == self.cursor
+        key = (entry.id, entry.version, width, selected)
+        strip = self._strips.get(key)
+        if strip is None:
+            row_style = self._style("log--cursor") if selected else Style()
+            strip = self._strips[key] = self._line(self._row_cells(entry), width, row_style)
+        return strip.apply_style(base)
+
+    # --- the cursor ---------------------------------------------------------------------------
+    def _visible_rows(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def move_cursor(self, row: int) -> None:
+        if not self.rows:
             return
-        # One rebuild of the kept rows costs what a few dozen remove_row calls do.
-        drop, self._order = self._order[:-MAX_ROWS], self._order[-MAX_ROWS:]
-        for oldest in drop:
-            self.entries.pop(oldest, None)
-        cursor = self.cursor_row
-        self.clear()
-        for entry_id in self._order:
-            entry = self.entries[entry_id]
-            self.add_row(*self._cells(entry), key=str(entry_id))
-        self.move_cursor(row=max(0, cursor - len(drop)))
+        self.cursor = max(0, min(row, len(self.rows) - 1))
+        top = self.scroll_offset.y
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False)
+        elif self.cursor >= top + self._visible_rows():
+            self.scroll_to(y=self.cursor - self._visible_rows() + 1, animate=False)
+        self.refresh()
+
+    def action_move(self, delta: int) -> None:
+        self.move_cursor(self.cursor + delta)
+
+    def action_page(self, direction: int) -> None:
+        self.move_cursor(self.cursor + direction * self._visible_rows())
+
+    def action_move_to(self, row: int) -> None:
+        self.move_cursor(row if row >= 0 else len(self.rows) - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y == 0:
+            return
+        index = self.scroll_offset.y + offset.y - 1
+        if index < len(self.rows):
+            again = index == self.cursor
+            self.move_cursor(index)
+            if again or event.chain > 1:  # a click on the chosen row opens it, as Enter does
+                self.action_show_entry()
 
     def action_show_entry(self) -> None:
-        if not self.row_count:
-            return
-        key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
-        entry = self.entries.get(int(key)) if key else None
-        if entry is not None:
-            self.post_message(self.ShowEntry(entry))
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.action_show_entry()
+        if self.rows:
+            self.post_message(self.ShowEntry(self.rows[self.cursor]))
 
 
 def describe_entry(entry: Entry) -> str:

@@ -23,6 +23,9 @@ from textual.dom import DOMNode
 from textual.keys import KEY_TO_UNICODE_NAME, REPLACED_KEYS, Keys, key_to_character
 
 SECTIONS = ("keys",)
+# Keys Textual keeps for itself in every app: a binding moved onto one would fight it.
+RESERVED = {"ctrl+c": "copies the selected text (and tells how to quit)",
+            "ctrl+p": "opens the command palette"}
 MODIFIERS = {"ctrl", "shift", "alt", "meta", "super", "hyper"}
 # Named keys (f10, escape, pageup, ...): the last part of every Textual key name.
 KEY_NAMES = {k.value.rpartition("+")[2] for k in Keys} | set(KEY_TO_UNICODE_NAME)
@@ -158,6 +161,11 @@ def load_config(path: Path | str | None = None,
         if problem:
             errors.append(f"{where}: {problem}")
             continue
+        taken = [k.strip() for k in value.split(",") if k.strip() in RESERVED]
+        if taken:
+            errors.append(f"{where}: {taken[0]!r} {RESERVED[taken[0]]} in every Textual app; "
+                          f"pick another key (this one is not applied)")
+            continue
         keymap[binding_id] = ",".join(k.strip() for k in value.split(","))
     errors += _clashes(path, keymap, known)
     return keymap, errors
@@ -191,8 +199,21 @@ def _kind(value: Any) -> str:
 
 
 def apply_config(app, path: Path | str | None = None) -> list[str]:
-    """Remap the app's keys from the config file (`app.set_keymap`); returns the problems
-    found, for the app to show."""
-    keymap, errors = load_config(path, binding_ids(tui_classes(type(app))))
+    """Remap the app's keys from the config file (`app.set_keymap`) and note on the app
+    which key each binding id now has (`app.binding_keys`, for help texts); returns the
+    problems found, for the app to show."""
+    known = binding_ids(tui_classes(type(app)))
+    keymap, errors = load_config(path, known)
     app.set_keymap(keymap)
+    app.binding_keys = {binding_id: keymap.get(binding_id, places[0][1])
+                        for binding_id, places in known.items()}
     return errors
+
+
+def key_label(app, binding_id: str) -> str:
+    """The key(s) that run a binding now, remapping included, as the footer writes them
+    ("f1", "^r", "f10/^h")."""
+    keys = getattr(app, "binding_keys", {}).get(binding_id)
+    if keys is None:
+        return binding_id
+    return "/".join(app.get_key_display(Binding(key, "")) for key in keys.split(","))

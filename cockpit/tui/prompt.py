@@ -3,6 +3,7 @@ names, flags and refs, and the current command's synopsis shown as you type."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 from rich.text import Text
@@ -12,6 +13,7 @@ from textual.widgets import Input, Static
 
 from ..core.completion import Candidate, complete
 from ..core.registry import Registry
+from .config import key_label
 from .history import History
 from .safe import clean
 
@@ -85,8 +87,10 @@ class Prompt(Input):
                 text.append(spec.synopsis, style=strong)
                 text.append("  " + spec.summary, style=dim)
             else:
-                text.append("Tab completes · ↑↓ history · Ctrl+R searches it · F1 help",
-                            style=dim)
+                k = partial(key_label, self.app)
+                text.append(f"{k('prompt.complete')} completes · {k('prompt.older')}"
+                            f"{k('prompt.newer')} history · {k('prompt.search')} searches it"
+                            f" · {k('help')} help", style=dim)
         hint.update(text)
 
     def action_complete(self) -> None:

@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ..core.registry import Registry
+from .config import key_label
 
 
 class TextScreen(ModalScreen):
@@ -60,14 +61,20 @@ class HelpScreen(ModalScreen):
                      if needle in f"{s.name} {s.summary} {' '.join(s.aliases)}".lower()]
             body = "\n".join(f"{s.name:<12} {s.summary}" for s in found) or "no command matches"
         else:
-            body = self.registry.overview() + KEYS_HELP
+            body = self.registry.overview() + keys_help(self.app)
         self.query_one("#help-body", Static).update(body)
 
 
-KEYS_HELP = """
-
-Keys: F1 this help · F2 tabs · F3 refs · F4 log · F6 prompt · F5 refresh the picture
-F7 ref labels on the picture on/off
-Alt+←/→ earlier/later diffs · Ctrl+P palette (commands, tabs, refs) · Ctrl+Q quit
-In the prompt: Tab completes (again: the next candidate) · ↑/↓ history · Ctrl+R search
-In the log: Enter shows a command's full output · In refs: Enter inserts the ref"""
+def keys_help(app) -> str:
+    """The keys, as they are now: remapped ones under their new key."""
+    def k(binding_id: str) -> str:
+        return key_label(app, binding_id)
+    return (f"\n\nKeys: {k('help')} this help · {k('focus.tabs')} tabs · {k('focus.refs')} refs · "
+            f"{k('focus.log')} log · {k('focus.prompt')} prompt · {k('picture.refresh')} "
+            f"refresh the picture\n{k('picture.labels')} ref labels on the picture on/off\n"
+            f"{k('diff.older')}/{k('diff.newer')} earlier/later diffs · ^p palette (commands, "
+            f"tabs, refs) · {k('quit')} quit\n"
+            f"In the prompt: {k('prompt.complete')} completes (again: the next candidate) · "
+            f"{k('prompt.older')}/{k('prompt.newer')} history · {k('prompt.search')} search\n"
+            f"In the log: {k('log.show')} shows a command's full output · "
+            f"In refs: enter inserts the ref")

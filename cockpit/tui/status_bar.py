@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 from .safe import clean
 
@@ -21,22 +21,25 @@ class Status:
     last_error: str = ""
 
 
-class StatusBar(Static):
+class StatusBar(Widget):
+    """`set` only records and asks for a repaint: a burst of events costs one render, and
+    the line is always drawn in the current theme's colours."""
+
     COMPONENT_CLASSES = {"status--key", "status--error", "status--busy"}
 
     def __init__(self, **kwargs) -> None:
-        super().__init__("", **kwargs)
+        super().__init__(**kwargs)
         self.status = Status()
 
     def set(self, **changes) -> None:
         for key, value in changes.items():
             setattr(self.status, key, value)
-        self.refresh_view()
+        self.refresh()
 
-    def refresh_view(self) -> None:
+    def render(self) -> Text:
         s = self.status
         key = self.get_component_rich_style("status--key", partial=True)
-        text = Text()
+        text = Text(no_wrap=True, overflow="ellipsis")
         for label, value in (("session", s.session), ("browser", s.mode),
                              ("control", s.control), ("agent", s.agent),
                              ("rec", s.recording)):
@@ -49,7 +52,4 @@ class StatusBar(Static):
             text.append("last error: ", style=key)
             text.append(clean(s.last_error)[:160],
                         style=self.get_component_rich_style("status--error", partial=True))
-        self.update(text)
-
-    def on_mount(self) -> None:
-        self.refresh_view()
+        return text

@@ -1,4 +1,4 @@
-"""TUI benchmark (run by hand): python tests/bench/bench_tui.py [--full]
+"""TUI benchmark (run by hand): python tests/bench/bench_tui.py
 
 No browser: a small fake session answers every command after 20 ms, as a fast page would.
 Every figure is set against a baseline measured in the same run, so a noisy shared machine
@@ -6,22 +6,15 @@ moves both sides alike:
   - ingesting 10,000 command-log events (queued + finished pairs on the bus, as an agent
     flooding the session would) until the log has every row and the app is idle, versus the
     same rows added straight to a bare DataTable in a minimal app (target: under a second);
-    once more with the log's cursor held on its first row, so the new rows do not drag it
-    along: the difference is the cost of following the newest row;
-  - memory (tracemalloc) of those 10,000 rows, and of a second 10,000: the log keeps at
-    most about 10,000 rows, so the second batch should add ~nothing beyond the share of
-    any rows the log still holds over the first. This run holds the log's cursor on its
-    first row (memory is the same either way; it keeps the traced run short however
-    costly following the newest row is). Rows pushed into a full log cost far more than
-    the first ones (old rows leave the table) and tracing slows that several times, so by
-    default the second batch stops after SECOND_BATCH_BUDGET_S (checked between bursts)
-    and says how far it got; --full always sends all 10,000;
-  - bursts of 250 pairs into the full log, untraced, until one makes the log drop old
-    rows: the slowest burst is how long the app (and the prompt) can stall;
+  - memory (tracemalloc, after gc) of 10,000 rows sent in bursts of 250, then of a second
+    and a third 10,000: the log keeps at most 10,000 rows and a bounded cache of rendered
+    ones, so once full it should stay flat (second and third ~0x the first);
+  - the slowest of those bursts into the full log, against the median burst into the empty
+    one: dropping old rows must not stall the app (and the prompt);
   - keystroke to echo in the prompt (from the key event to `prompt.value` holding the key)
     while an agent sends 50 commands a second through `app.submit`, versus no traffic
     (target: the prompt never waits on the browser, ~1x, a few ms), with the log nearly
-    empty and with it full (10,000+ rows: the steady state of a long session).
+    empty and with it full (10,000 rows: the steady state of a long session).
 """
 
 from __future__ import annotations
@@ -57,11 +50,7 @@ LATENCY_S = 0.02  # the fake browser's time per command
 AGENT_RATE = 50  # commands a second
 KEYS = 25  # keystrokes per echo measurement
 TYPING_GAP_S = 0.05  # between two keystrokes
-SECOND_BATCH_CHUNK = 250  # pairs per bus burst in the second batch
-SECOND_BATCH_BUDGET_S = 15.0
-REPEAT_BUDGET_S = 5.0  # ingest is timed 3 times when one round fits in this
-STALL_BUDGET_S = 30.0  # bursts into a full log, untraced, until one trims
-FULL = "--full" in sys.argv[1:]
+BURST = 250  # pairs per bus burst in the memory runs
 
 
 class FakeSession:
@@ -145,7 +134,7 @@ async def until(condition, timeout: float = 600.0) -> None:
 def logged(log: CommandLog, last_id: int) -> bool:
     """Every pair up to `last_id` is in the log, finished."""
     entry = log.entries.get(last_id)
-    return entry is not None and entry.status == "ok" and str(last_id) in log.rows
+    return entry is not None and entry.status == "ok" and last_id in log.entries
 
 
 async def ingest(pilot, first_id: int, count: int) -> float:
@@ -159,20 +148,11 @@ async def ingest(pilot, first_id: int, count: int) -> float:
     return time.perf_counter() - t
 
 
-async def hold_cursor_on_first_row(pilot, first_id: int) -> int:
-    """Log 3 rows and put the log's cursor on the first, as a person reading an older
-    entry would: new rows then stop dragging the cursor (and the view) along."""
-    await ingest(pilot, first_id, 3)
-    pilot.app.query_one(CommandLog).move_cursor(row=0)
-    return first_id + 3
-
-
-async def ingest_cockpit(hold_cursor: bool = False) -> float:
+async def ingest_cockpit() -> float:
     app = cockpit_app()
     async with app.run_test(headless=True, size=SIZE) as pilot:
         await pilot.pause()
-        first_id = await hold_cursor_on_first_row(pilot, 1) if hold_cursor else 1
-        seconds = await ingest(pilot, first_id, ROWS - first_id + 1)
+        seconds = await ingest(pilot, 1, ROWS)
         assert app.query_one(CommandLog).row_count == ROWS
         return seconds
 
@@ -278,55 +258,32 @@ async def keystrokes_near_empty_log() -> dict:
         return await keystrokes(pilot)
 
 
-async def bursts_into_full_log(pilot, first_id: int) -> list[float]:
-    """Seconds per burst of SECOND_BATCH_CHUNK pairs into the full log (untraced), until
-    the log has trimmed (its row count went down) or STALL_BUDGET_S is spent."""
-    log = pilot.app.query_one(CommandLog)
-    out: list[float] = []
-    t = time.perf_counter()
-    while time.perf_counter() - t < STALL_BUDGET_S:
-        rows = log.row_count
-        out.append(await ingest(pilot, first_id, SECOND_BATCH_CHUNK))
-        first_id += SECOND_BATCH_CHUNK
-        if log.row_count < rows + SECOND_BATCH_CHUNK:
-            break  # this burst trimmed old rows
-    progress(f"bursts into the full log: {len(out)}, slowest {max(out):.2f} s")
-    return out
+async def in_bursts(pilot, first_id: int) -> list[float]:
+    """ROWS pairs in bursts of BURST, each waited for; seconds per burst."""
+    return [await ingest(pilot, first_id + n, BURST) for n in range(0, ROWS, BURST)]
 
 
 async def memory_then_keystrokes_full_log() -> tuple[dict, dict]:
-    """tracemalloc before, after 10,000 rows and after a second 10,000 (in bursts of
-    SECOND_BATCH_CHUNK pairs, up to the time budget unless --full); then, tracing off, the
-    echo times in the same app, its log full."""
+    """tracemalloc before and after each of three batches of ROWS pairs sent in bursts;
+    a fourth batch untraced, its burst times into the full log; then the echo times in
+    the same app, its log full."""
     tracemalloc.start()
     try:
         app = cockpit_app()
         async with app.run_test(headless=True, size=SIZE) as pilot:
             await pilot.pause()
             log = app.query_one(CommandLog)
-            before = traced()
-            first_id = await hold_cursor_on_first_row(pilot, 1_000_001)
-            first_s = await ingest(pilot, first_id, ROWS - 3)
-            first, rows_first = traced(), log.row_count
-            progress(f"memory: first {ROWS:,} in {first_s:.1f} s (traced)")
-            sent, t = 0, time.perf_counter()
-            while sent < ROWS and (FULL or time.perf_counter() - t < SECOND_BATCH_BUDGET_S):
-                chunk = min(SECOND_BATCH_CHUNK, ROWS - sent)
-                await ingest(pilot, 1_000_001 + ROWS + sent, chunk)
-                sent += chunk
-            seconds = time.perf_counter() - t
-            second, rows_second = traced(), log.row_count
-            progress(f"memory: second batch, {sent:,} in {seconds:.1f} s (traced)")
-            # the log drops its oldest rows a tenth of the cap at a time
-            assert MAX_ROWS <= log.row_count <= MAX_ROWS * 1.1
-            assert len(log.entries) == log.row_count
+            memory = [traced()]
+            for batch in range(3):
+                await in_bursts(pilot, 1_000_001 + batch * ROWS)
+                memory.append(traced())
+                progress(f"memory: batch {batch + 1}, {log.row_count:,} rows")
+            assert log.row_count == MAX_ROWS and len(log.entries) == MAX_ROWS
             tracemalloc.stop()
-            bursts = await bursts_into_full_log(pilot, 3_000_001)
-            log.move_cursor(row=log.row_count - 1)  # the log follows new rows again
+            full = await in_bursts(pilot, 5_000_001)
+            progress(f"bursts into the full log: slowest {max(full):.3f} s")
             keys = await keystrokes(pilot)
-        return {"first": first - before, "second": second - first, "sent": sent,
-                "seconds": seconds, "first_s": first_s, "rows_first": rows_first,
-                "rows_second": rows_second, "bursts": bursts}, keys
+        return {"memory": memory, "full": full}, keys
     finally:
         tracemalloc.stop()
 
@@ -356,50 +313,37 @@ async def main() -> None:
     await ingest_bare()  # warm up (imports, first layout) before timing either side
     ours, bare = [], []
     for _ in range(3):  # alternating, so drift hits both alike
-        t = time.perf_counter()
         ours.append(await ingest_cockpit())
         bare.append(await ingest_bare())
         progress(f"ingest: cockpit {ours[-1]:.2f} s, bare DataTable {bare[-1]:.2f} s")
-        if time.perf_counter() - t > REPEAT_BUDGET_S:
-            break  # one slow round says enough
     o, b = statistics.median(ours), statistics.median(bare)
     rows.append((f"ingest {ROWS:,} log events", f"{o * 1000:,.0f} ms",
                  f"bare DataTable {b * 1000:,.0f} ms",
-                 f"{o / b:.2f}x; {'under' if o < 1 else 'OVER'} 1 s (target < 1 s)"
-                 + ("" if len(ours) > 1 else "; 1 round")))
-    held = await ingest_cockpit(hold_cursor=True)
-    progress(f"ingest, cursor held: {held:.2f} s")
-    rows.append(("  log cursor held on row 1", f"{held * 1000:,.0f} ms", "",
-                 f"{held / b:.2f}x: following the newest row costs "
-                 f"{max(0.0, o - held) * 1000:,.0f} ms"))
+                 f"{o / b:.2f}x; {'under' if o < 1 else 'OVER'} 1 s (target < 1 s)"))
 
     near_empty = await keystrokes_near_empty_log()
     progress("echo, near-empty log: done")
+    app = cockpit_app()  # bursts into an empty log: the baseline for bursts into a full one
+    async with app.run_test(headless=True, size=SIZE) as pilot:
+        await pilot.pause()
+        empty = await in_bursts(pilot, 1)
     mem, full = await memory_then_keystrokes_full_log()
     progress("echo, full log: done")
 
-    d1, d2, sent = mem["first"], mem["second"], mem["sent"]
-    r1, r2 = mem["rows_first"], mem["rows_second"]
-    rows.append((f"memory, first {ROWS:,}", f"{d1 / 2**20:+.1f} MiB",
-                 f"{d1 / r1:,.0f} B/row", "tracemalloc current, after gc"))
-    # The log may keep a few more rows after the second batch (it trims in steps): those
-    # rows' share is expected; the rest should be ~0.
-    expected = (r2 - r1) * d1 / r1
-    label = f"memory, second {sent:,}" + ("" if sent == ROWS else f" of {ROWS:,} (time budget)")
-    rows.append((label, f"{d2 / 2**20:+.1f} MiB ({r1:,} -> {r2:,} rows)",
-                 f"first {d1 / 2**20:+.1f} MiB; {r2 - r1:+,} rows: {expected / 2**20:+.1f} MiB",
-                 f"{d2 / d1:.2f}x; beyond the extra rows {(d2 - expected) / d1:+.2f}x "
-                 "(flat: ~0)"))
-    per_row = mem["seconds"] / sent * 1000
-    first_per_row = mem["first_s"] / ROWS * 1000
-    rows.append((f"  into the full log, {sent:,} pairs", f"{mem['seconds']:.1f} s traced, "
-                 f"{per_row:.2f} ms/row", f"first {ROWS:,}: {first_per_row:.2f} ms/row traced",
-                 f"{per_row / first_per_row:.1f}x per row" + ("" if sent == ROWS else
-                 f"; --full: ~{per_row * (ROWS - sent) / 1000:.0f} s more")))
-    bursts = mem["bursts"]
-    rows.append((f"burst of {SECOND_BATCH_CHUNK} into a full log", f"slowest {max(bursts):.2f} s",
-                 f"median {statistics.median(bursts):.2f} s ({len(bursts)} bursts)",
-                 f"{max(bursts) / statistics.median(bursts):.1f}x; the prompt waits that long"))
+    m = mem["memory"]
+    first = m[1] - m[0]
+    rows.append((f"memory, first {ROWS:,} rows", f"{first / 2**20:+.1f} MiB",
+                 f"{first / ROWS:,.0f} B/row", "tracemalloc current, after gc"))
+    for n, label in ((2, "second"), (3, "third")):
+        grew = m[n] - m[n - 1]
+        rows.append((f"memory, {label} {ROWS:,} (log full)", f"{grew / 2**20:+.1f} MiB",
+                     f"first {first / 2**20:+.1f} MiB", f"{grew / first:+.2f}x (flat: ~0)"))
+    empty, burst = statistics.median(empty), max(mem["full"])
+    rows.append((f"burst of {BURST} into the full log",
+                 f"median {statistics.median(mem['full']) * 1000:,.0f} ms, "
+                 f"slowest {burst * 1000:,.0f} ms",
+                 f"empty log: median {empty * 1000:,.0f} ms",
+                 f"{burst / empty:.1f}x; the prompt waits at most that long"))
     rows += echo_rows("near-empty log", near_empty)
     rows += echo_rows(f"full log ({full['rows']:,} rows)", full)
 
