@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import sys
 
-SUBCOMMANDS = ("run", "demo", "commands")
+SUBCOMMANDS = ("run", "serve", "exec", "attach", "demo", "commands")
 
 
-def _session_options(parser: argparse.ArgumentParser) -> None:
+def _session_options(parser) -> None:
     parser.add_argument("--session", default="default", metavar="NAME",
                         help="session name (default: default); its browser profile is kept "
                              "per workspace")
@@ -28,7 +26,8 @@ def session_from_args(args):
                    browser_path=args.browser_path)
 
 
-def build_parser(command: str | None) -> argparse.ArgumentParser:
+def build_parser(command: str | None):
+    import argparse
     if command == "run":
         p = argparse.ArgumentParser(
             prog="cockpit run", description="Run command lines from FILE, or from stdin as "
@@ -38,6 +37,24 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
                        help="one JSON result per line, flushed at once")
         p.add_argument("--echo", action="store_true", help="print each command before its result")
         _session_options(p)
+        return p
+    if command == "serve":
+        p = argparse.ArgumentParser(
+            prog="cockpit serve", description="Keep a session alive without the TUI and "
+            "serve its control socket until Ctrl+C or SIGTERM (for servers and CI). Drive "
+            "it with `cockpit exec`, watch it with `cockpit attach`.")
+        p.add_argument("url", nargs="?", help="a URL to open first")
+        _session_options(p)
+        return p
+    if command == "attach":
+        p = argparse.ArgumentParser(
+            prog="cockpit attach", description="Open the TUI on a live session started "
+            "elsewhere (by `cockpit`, `serve` or `demo`); closing it leaves the session "
+            "running.")
+        p.add_argument("--session", default=None, metavar="NAME",
+                       help="the session's name (default: $COCKPIT_SESSION, else default)")
+        p.add_argument("--socket", metavar="PATH", help="a session's socket path")
+        p.add_argument("--theme", metavar="NAME", help="a theme from themes/")
         return p
     if command == "demo":
         p = argparse.ArgumentParser(
@@ -70,10 +87,20 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in SUBCOMMANDS else None
+    if command == "exec":  # the agents' hot path: no argparse, no asyncio, no browser
+        from .exec import main as exec_main
+        return exec_main(argv[1:])
+    import asyncio
     args = build_parser(command).parse_args(argv[1:] if command else argv)
     try:
         if command == "commands":
             return _commands(args)
+        if command == "serve":
+            from .serve import serve_main
+            return asyncio.run(serve_main(args))
+        if command == "attach":
+            from .tui.launch import run_attach
+            return run_attach(args)
         if command == "demo":
             from .demo.walk import demo_main
             return asyncio.run(demo_main(args))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
@@ -24,6 +23,11 @@ FILE_CHOOSER = "filechooser"
 DOWNLOAD = "download"
 SNAPSHOT = "snapshot"
 SESSION_CLOSED = "session.closed"
+AGENTS_HELD = "agents.held"  # agents' commands wait (paused, or a human has control)
+AGENTS_RELEASED = "agents.released"
+AGENT_STATE = "agent.state"  # the agent subprocess: running, waiting, paused, exited
+AGENT_OUTPUT = "agent.output"  # lines it wrote on stdout or stderr
+CONTROL_REFUSED = "control.refused"  # a control-socket client was turned away
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class EventBus:
 
     async def stream(self, maxsize: int = 10_000) -> AsyncIterator[Event]:
         """Yield every event from now on (the oldest are dropped if the reader falls behind)."""
+        import asyncio  # here: thin clients import this module for Event alone
         queue: asyncio.Queue[Event] = asyncio.Queue(maxsize)
 
         def put(event: Event) -> None:

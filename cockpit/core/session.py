@@ -10,11 +10,12 @@ from typing import Any
 
 from playwright.async_api import async_playwright
 
+from . import commands  # noqa: F401  (registers every command before the first run)
 from . import events as ev
 from .annotate import draw_ref_labels, remove_ref_labels
 from .browser import LaunchPlan, launch, plan_launch
 from .buffers import Buffers
-from .errors import CommandError
+from .errors import EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
 from .execute import execute_line
 from .registry import REGISTRY, Registry
@@ -57,6 +58,9 @@ class Session:
         self._ids = itertools.count(1)
         self._tab_ids = itertools.count(1)
         self._lock = asyncio.Lock()
+        self.agents_held: str | None = None  # why agents' commands wait, while they do
+        self._agents_go = asyncio.Event()
+        self._agents_go.set()
         self._playwright = None
         self._context = None
 
@@ -102,19 +106,62 @@ class Session:
         return self._context
 
     # --- running commands ---------------------------------------------------------------
-    async def run(self, line: str, source: str = "human") -> Result:
-        """Run one command line and return its Result; never raises for a bad command."""
+    async def run(self, line: str, source: str = "human", *,
+                  timeout: float | None = None) -> Result:
+        """Run one command line and return its Result; never raises for a bad command.
+
+        `timeout` bounds the wait for its turn (commands before it, agents held): past it
+        the command does not run and ends with exit code 4. Once it runs, its own action
+        timeouts apply."""
         command_id = next(self._ids)
         started = time.perf_counter()
         self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
-        async with self._lock:
-            self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source)
-            result = await execute_line(self, line, source)
+        result = Result(line, ok=False, source=source, error="cancelled before it ended")
+        try:
+            try:
+                async with asyncio.timeout(timeout):
+                    await self._wait_turn(source)
+            except TimeoutError:
+                result.exit_code = EXIT_WAIT_TIMEOUT
+                result.error = (f"timed out after {timeout:g} s waiting for its turn "
+                                f"({self._why_waiting(source)}); it did not run: try "
+                                f"again, or give a longer timeout")
+                return result
+            try:
+                self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source)
+                result = await execute_line(self, line, source)
+                self.commands_run += 1
+            finally:
+                self._lock.release()
+            return result
+        finally:  # also when cancelled: no view may keep showing it as queued or running
             result.ms = (time.perf_counter() - started) * 1000
-            self.commands_run += 1
-        self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source,
-                      exit_code=result.exit_code, **result.to_json())
-        return result
+            self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source,
+                          exit_code=result.exit_code, **result.to_json())
+
+    async def _wait_turn(self, source: str) -> None:
+        while source == "agent" and self.agents_held is not None:
+            await self._agents_go.wait()
+        await self._lock.acquire()
+
+    def _why_waiting(self, source: str) -> str:
+        if source == "agent" and self.agents_held is not None:
+            return f"agents are held: {self.agents_held}"
+        return "the commands before it were still running"
+
+    def hold_agents(self, reason: str) -> None:
+        """Agents' commands wait (queued, in order) until `release_agents`; everyone
+        else's still run. For pausing an agent, and for a human taking over."""
+        self.agents_held = reason
+        self._agents_go.clear()
+        self.bus.emit(ev.AGENTS_HELD, reason=reason)
+
+    def release_agents(self) -> None:
+        if self.agents_held is None:
+            return
+        self.agents_held = None
+        self._agents_go.set()
+        self.bus.emit(ev.AGENTS_RELEASED)
 
     # --- tabs -------------------------------------------------------------------------
     def _adopt(self, page) -> None:
@@ -200,6 +247,7 @@ class Session:
             "tabs": len(self.tabs),
             "active": active.info() if active else None,
             "commands_run": self.commands_run,
+            "agents_held": self.agents_held,
             "uptime_s": round(time.time() - self.started_at, 1),
             "profile": str(self.profile_dir),
             "files": str(self.files_dir),

@@ -1,0 +1,101 @@
+"""`cockpit exec`: one command in a live session, its result on stdout, the contract's
+exit code. Called once per agent step, so it imports only the standard library and the
+protocol (no Textual, no Playwright) and parses its few options by hand."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+
+from .core.errors import EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT
+
+USAGE = """usage: cockpit exec [--session NAME] [--json] [--timeout S] COMMAND [ARG...]
+
+Run one command in a live session (started by `cockpit`, `cockpit serve` or `cockpit demo`)
+and print its result. The session is $COCKPIT_SOCKET when set (an agent started with
+--agent has it), else NAME (default: default) of this directory or the nearest parent.
+
+  --session NAME  the session's name
+  --json          one JSON result on one line: ok, command, output, error, ms, data
+  --timeout S     give up after S seconds waiting for the command's turn (exit code 4)
+  --socket PATH   a session's socket, as in $COCKPIT_SOCKET
+
+Exit codes: 0 ok; 1 the command failed on the page; 2 usage error; 3 no such live
+session; 4 timed out waiting. Examples:
+  cockpit exec goto localhost:8000
+  cockpit exec snapshot -i
+  cockpit exec fill @e4 "jane@example.com"
+  cockpit exec 'click @e6'"""
+
+
+class _Usage(Exception):
+    pass
+
+
+def parse(argv: list[str]) -> dict:
+    """Options come before COMMAND; everything from COMMAND on is the command's own
+    (`cockpit exec snapshot -i`: -i is snapshot's)."""
+    opts: dict = {"session": None, "json": False, "timeout": None, "socket": None}
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        arg, _, value = argv[i].partition("=")
+        if arg in ("-h", "--help"):
+            raise SystemExit(print(USAGE) or 0)
+        if arg == "--json":
+            opts["json"] = True
+            i += 1
+            continue
+        if arg not in ("--session", "--timeout", "--socket"):
+            raise _Usage(f"unknown option {argv[i]!r} (options: --session, --json, "
+                         f"--timeout, --socket; they come before the command)")
+        if not value:
+            if i + 1 >= len(argv):
+                raise _Usage(f"{arg} needs a value")
+            value, i = argv[i + 1], i + 1
+        if arg == "--timeout":
+            try:
+                value = float(value)
+            except ValueError:
+                raise _Usage(f"--timeout takes seconds, like 30; got {value!r}") from None
+            if value <= 0:
+                raise _Usage("--timeout must be above 0 seconds")
+        opts[arg[2:]] = value
+        i += 1
+    words = argv[i:]
+    if not words:
+        raise _Usage("no command given: try `cockpit exec snapshot -i`, or `cockpit exec "
+                     "help` for the commands")
+    # one word is taken as the whole line (`cockpit exec 'fill @e4 "a b"'`); several are
+    # quoted back, so `cockpit exec fill @e4 "a b"` means the same
+    opts["line"] = words[0] if len(words) == 1 else " ".join(shlex.quote(w) for w in words)
+    return opts
+
+
+def main(argv: list[str]) -> int:
+    try:
+        opts = parse(argv)
+    except _Usage as exc:
+        print(f"cockpit exec: {exc}\n\n{USAGE}", file=sys.stderr)
+        return EXIT_USAGE
+    from .client import Cockpit, Unreachable
+    try:
+        with Cockpit(opts["session"], socket_path=opts["socket"], client="exec") as cockpit:
+            result = cockpit.run(opts["line"], timeout=opts["timeout"])
+    except ValueError as exc:  # a bad session name
+        print(f"cockpit exec: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Unreachable as exc:
+        print(f"cockpit exec: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except TimeoutError as exc:
+        print(f"cockpit exec: {exc}", file=sys.stderr)
+        return EXIT_WAIT_TIMEOUT
+    if opts["json"]:
+        print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
+    elif result.ok:
+        if result.output:
+            print(result.output, flush=True)
+    else:
+        print(result.text, file=sys.stderr, flush=True)
+    return result.exit_code

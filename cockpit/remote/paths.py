@@ -1,0 +1,165 @@
+"""Where a live session's control socket and its token live, and whether it is alive.
+
+Sockets sit in a per-user directory of mode 0700 (`$XDG_RUNTIME_DIR/cockpit`, else
+`/tmp/cockpit-<uid>`): another user cannot even list it. Each live session has
+`<key>.sock` (mode 0600) and `<key>.json` (mode 0600: its pid, name, workspace and the
+random token a client must send first). The key is a hash of the workspace plus the
+session name: two workspaces' `default` sessions are two sessions, as their browser
+profiles are, and the path stays short (a Unix socket path has ~100 bytes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import socket
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+ENV_SESSION = "COCKPIT_SESSION"
+ENV_SOCKET = "COCKPIT_SOCKET"
+NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+class Unreachable(Exception):
+    """No live session answers; the message says how to start or find one (exit code 3)."""
+
+
+def runtime_dir() -> Path:
+    base = os.environ.get("XDG_RUNTIME_DIR")
+    if base and len(base) < 40 and os.path.isdir(base):
+        return Path(base) / "cockpit"
+    return Path("/tmp") / f"cockpit-{os.getuid()}"
+
+
+def private_dir(create: bool = False) -> Path:
+    """The socket directory, checked: ours, and nobody else may enter it."""
+    path = runtime_dir()
+    if create:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return path
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        raise Unreachable(f"{path} is not a directory of yours: remove it (another user or "
+                          f"program made it) and start the session again")
+    if info.st_mode & 0o077:
+        os.chmod(path, 0o700)  # tighten what an old version or a umask left open
+    return path
+
+
+def workspace_key(workspace: Path) -> str:
+    return hashlib.sha256(str(workspace.resolve()).encode()).hexdigest()[:12]
+
+
+def check_name(name: str) -> str:
+    if not NAME.fullmatch(name) or name in (".", ".."):
+        raise ValueError(f"invalid session name {name!r}: use 1 to 64 letters, digits, "
+                         f"'.', '_' or '-'")
+    return name
+
+
+def socket_path(name: str, workspace: Path | None = None) -> Path:
+    key = workspace_key(workspace or Path.cwd())
+    return private_dir() / f"{key}-{check_name(name)}.sock"
+
+
+def info_path(sock: Path) -> Path:
+    return sock.with_suffix(".json")
+
+
+@dataclass
+class LiveInfo:
+    session: str
+    socket: Path
+    token: str
+    pid: int
+    workspace: str
+
+    @classmethod
+    def read(cls, sock: Path) -> LiveInfo | None:
+        try:
+            data = json.loads(info_path(sock).read_text(encoding="utf-8"))
+            return cls(data["session"], sock, data["token"], int(data["pid"]),
+                       data.get("workspace", ""))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone's process: not ours to judge dead
+    return True
+
+
+def answers(sock: Path) -> bool:
+    """Something accepts connections on this socket right now."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(1.0)
+    try:
+        s.connect(str(sock))
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def alive(sock: Path) -> LiveInfo | None:
+    """The live session on this socket, or None. A socket whose process is gone, or that
+    nobody answers on, is stale: its files are removed so nobody mistakes it again."""
+    info = LiveInfo.read(sock)
+    if info is not None and pid_alive(info.pid) and answers(sock):
+        return info
+    if info is not None or sock.exists():
+        remove(sock)
+    return None
+
+
+def remove(sock: Path) -> None:
+    for path in (sock, info_path(sock)):
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def find(name: str | None = None, socket_hint: str | None = None) -> LiveInfo:
+    """The live session a client means: the socket given (or $COCKPIT_SOCKET when no
+    name is given or it names the same session), else `name` (default "default") of this
+    directory's workspace or the nearest parent's. Raises Unreachable with what to do."""
+    hint = socket_hint or os.environ.get(ENV_SOCKET)
+    env_name = os.environ.get(ENV_SESSION)
+    if hint and (name is None or name == env_name or socket_hint):
+        info = alive(Path(hint))
+        if info is None:
+            raise Unreachable(f"no live session at {hint} (from "
+                              f"{'--socket' if socket_hint else ENV_SOCKET}): it has ended; "
+                              f"start one with `cockpit serve` or `cockpit`")
+        return info
+    name = check_name(name or env_name or "default")
+    here = Path.cwd().resolve()
+    for workspace in (here, *here.parents):
+        info = alive(socket_path(name, workspace))
+        if info is not None:
+            return info
+    others = sorted(p.stem.split("-", 1)[1] for p in list_sockets())
+    also = f" (live here or elsewhere: {', '.join(dict.fromkeys(others))})" if others else ""
+    raise Unreachable(f"no live session {name!r} for {here} or its parents{also}. Start "
+                      f"one with `cockpit serve --session {name}` (no window) or `cockpit "
+                      f"--session {name}` (the TUI), then run this again")
+
+
+def list_sockets() -> list[Path]:
+    try:
+        return sorted(private_dir().glob("*.sock"))
+    except (OSError, Unreachable):
+        return []

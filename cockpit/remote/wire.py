@@ -1,0 +1,75 @@
+"""The control socket's protocol: newline-delimited JSON, one object a line.
+
+    client: {"token": "...", "client": "exec"}            first, always
+    server: {"ok": true, "session": "default", "protocol": 1}
+    client: {"id": 1, "command": "click @e6", "source": "agent", "timeout": 30}
+    server: {"id": 1, "ok": true, "command": "click @e6", "output": "...", "error": null,
+             "ms": 41.2, "data": {...}, "exit_code": 0}
+    client: {"id": 2, "op": "subscribe", "history": true}
+    server: {"id": 2, "ok": true, ...} then {"event": {"kind": ..., "time": ..., "data": ...}}
+    ops: run (the default when "command" is given), subscribe, state, picture, ping
+
+Standard library only: `cockpit exec` imports this on every agent step.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+PROTOCOL = 1
+MAX_REQUEST = 1 << 20  # bytes in one request line
+SOURCES = ("agent", "human", "replay", "script")
+OPS = ("run", "subscribe", "state", "picture", "ping")
+FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels"}
+
+
+class ProtocolError(Exception):
+    """A request the server cannot take; `id` is the request's, when it had one."""
+
+    def __init__(self, message: str, request_id: Any = None) -> None:
+        super().__init__(message)
+        self.request_id = request_id
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return (json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=str)
+            + "\n").encode("utf-8")
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"not JSON ({exc}): send one JSON object a line, like "
+                            '{"id": 1, "command": "snapshot -i"}') from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"expected a JSON object, got {type(message).__name__}")
+    return message
+
+
+def check_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """(op, request) for a well-formed request, else ProtocolError naming what is wrong."""
+    request_id = message.get("id")
+    unknown = sorted(set(message) - FIELDS)
+    if unknown:
+        raise ProtocolError(f"unknown field {unknown[0]!r}; fields: "
+                            f"{', '.join(sorted(FIELDS))}", request_id)
+    op = message.get("op", "run" if "command" in message else None)
+    if op not in OPS:
+        raise ProtocolError(f"unknown op {op!r}: send a \"command\", or \"op\" one of "
+                            f"{', '.join(OPS)}", request_id)
+    if op == "run":
+        command = message.get("command")
+        if not isinstance(command, str) or not command.strip():
+            raise ProtocolError('"command" must be a non-empty string, like "snapshot -i"',
+                                request_id)
+        source = message.get("source", "agent")
+        if source not in SOURCES:
+            raise ProtocolError(f"unknown source {source!r}; sources: {', '.join(SOURCES)}",
+                                request_id)
+        timeout = message.get("timeout")
+        if timeout is not None and (isinstance(timeout, bool)
+                                    or not isinstance(timeout, (int, float)) or timeout <= 0):
+            raise ProtocolError('"timeout" must be a number of seconds above 0', request_id)
+    return op, message
