@@ -59,10 +59,12 @@ def build_parser(command: str | None):
     if command == "demo":
         p = argparse.ArgumentParser(
             prog="cockpit demo", description="Serve the embedded demo site on 127.0.0.1 and "
-            "walk it.")
+            "open the cockpit on it, with the demo agent walking it.")
         _session_options(p)
         p.add_argument("--serve-only", action="store_true",
                        help="only serve the demo site and print its URL, until Ctrl+C")
+        p.add_argument("--no-agent", action="store_true",
+                       help="open the TUI without the demo agent: you drive alone")
         p.add_argument("--walk", action="store_true",
                        help="no TUI: walk the demo site in the terminal, as an agent would")
         return p
@@ -81,6 +83,9 @@ def build_parser(command: str | None):
                    "cockpit-light, or your own)")
     p.add_argument("--plain", action="store_true",
                    help="no TUI: a plain line prompt on the same engine")
+    p.add_argument("--agent", metavar="CMD",
+                   help="start CMD (a shell command) as the agent: it finds the session "
+                        "through $COCKPIT_SOCKET and drives it with `cockpit exec`")
     return p
 
 

@@ -21,13 +21,16 @@ from __future__ import annotations
 import json
 import shlex
 import socket
-from typing import Any, AsyncIterator, Iterator
 
 from .core.events import Event
 from .core.result import Result
 from .remote import paths
 from .remote.paths import Unreachable
 from .remote.wire import encode
+
+TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
+if TYPE_CHECKING:
+    from typing import Any, AsyncIterator, Iterator
 
 __all__ = ["AsyncCockpit", "Cockpit", "CockpitError", "CommandFailed", "Unreachable"]
 
@@ -160,11 +163,12 @@ class Cockpit(_Commands):
             raise Unreachable(f"session {self.session!r} closed the connection (it ended)")
         return json.loads(line)
 
-    def request(self, op: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
+    def request(self, op: str, *, wait: float | None = None, **fields: Any) -> dict[str, Any]:
+        """Send one request and return its answer; `wait`: at most so many seconds."""
         self._ids += 1
         self._send_raw(encode({"id": self._ids, "op": op, **fields}))
         while True:
-            reply = self._receive(timeout)
+            reply = self._receive(wait)
             if reply.get("id") == self._ids:
                 return reply
 
@@ -174,7 +178,7 @@ class Cockpit(_Commands):
         fields: dict[str, Any] = {"command": command, "source": self.source}
         if timeout is not None:
             fields["timeout"] = timeout
-        reply = self.request("run", timeout=None if timeout is None else timeout + 60, **fields)
+        reply = self.request("run", wait=None if timeout is None else timeout + 60, **fields)
         return _result(reply)
 
     def _checked(self, line: str) -> Result:

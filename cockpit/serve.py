@@ -9,7 +9,8 @@ import sys
 
 from .cli import session_from_args
 from .core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
-from .remote.server import AlreadyLive, ControlServer
+from .host import Host
+from .remote.server import AlreadyLive
 
 
 async def serve_main(args) -> int:
@@ -18,22 +19,20 @@ async def serve_main(args) -> int:
     except ValueError as exc:
         print(f"cockpit serve: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    server = ControlServer(session)
+    host = Host(session)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
-        await server.start()  # first: a second `serve` of the same name fails before a browser starts
+        await host.start()
     except AlreadyLive as exc:
         print(f"cockpit serve: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except (BrowserNotFoundError, ValueError) as exc:
+        print(f"cockpit serve: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     try:
-        try:
-            await session.start()
-        except (BrowserNotFoundError, ValueError) as exc:
-            print(f"cockpit serve: {exc}", file=sys.stderr)
-            return EXIT_FAILED
         if args.url:
             result = await session.run(f"goto {args.url}", source="human")
             print(result.text, file=sys.stderr if not result.ok else sys.stdout)
@@ -41,12 +40,11 @@ async def serve_main(args) -> int:
         print(f"cockpit: session {args.session!r} is live on {session.plan.description}\n"
               f"  cockpit exec{flag} snapshot -i    run a command\n"
               f"  cockpit attach{flag}              watch and drive it in the TUI\n"
-              f"  socket: {server.socket}\n"
+              f"  socket: {host.server.socket}\n"
               f"Ctrl+C (or SIGTERM) stops it.", flush=True)
         await stop.wait()
         print("cockpit: stopping: closing the browser and the socket", file=sys.stderr,
               flush=True)
         return EXIT_OK
     finally:
-        await server.close()
-        await session.close()
+        await host.close()

@@ -102,8 +102,8 @@ def test_demo_tui_login_fill_and_quit(tmp_path):
     tmux = Tmux()
     try:
         status = tmp_path / "exit-status"
-        tmux.start([sys.executable, "-m", "cockpit", "demo", "--session", session_name], env,
-                   status)
+        tmux.start([sys.executable, "-m", "cockpit", "demo", "--no-agent", "--session",
+                    session_name], env, status)
         # The demo opens its login page first: its title shows on the active tab's row.
         tmux.wait_for("the login tab", row_matching(r"▶.*Sign in"))
         tmux.wait_for("the goto in the log",
@@ -128,6 +128,43 @@ def test_demo_tui_login_fill_and_quit(tmp_path):
             if time.monotonic() > deadline:
                 pytest.fail(f"cockpit did not exit after Ctrl+Q; the screen was:\n"
                             f"{tmux.screen()}")
+            time.sleep(0.2)
+        assert status.read_text().strip() == "0", tmux.screen()
+    finally:
+        tmux.kill()
+
+
+def test_demo_with_its_agent_asks_a_human_and_finishes(tmp_path):
+    """`cockpit demo` as a new user sees it: the demo agent works in the agent pane, its
+    commands in the log; at the challenge the human types the answer in the prompt."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    env = {"COCKPIT_STATE_DIR": os.environ["COCKPIT_STATE_DIR"],
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "TERM": "xterm-256color",
+           "COCKPIT_DEMO_CAPTCHA": "K7RWM"}  # the picture's text, known to the test
+    tmux = Tmux()
+    try:
+        status = tmp_path / "exit-status"
+        tmux.start([sys.executable, "-m", "cockpit", "demo", "--session",
+                    f"e2e-{uuid.uuid4().hex[:8]}"], env, status)
+        tmux.wait_for("the agent's commands in the log", row_matching(r"agent\s+fill @"), 60)
+        tmux.wait_for("the agent asking for a human", lambda s: "I need a human" in s, 60)
+        field = tmux.wait_for("the answer field in the refs pane",
+                              row_matching(r"@(\w+)\s+textbox\s"))
+        button = tmux.wait_for("the Continue button in the refs pane",
+                               row_matching(r"@(\w+)\s+button\s+Continue"))
+        tmux.type_line(f"fill @{field.group(1)} K7RWM")
+        tmux.wait_for("the fill in the log", row_matching(r"human\s+fill @\w+ K7RWM\s+ok"))
+        tmux.type_line(f"click @{button.group(1)}")
+        tmux.wait_for("the agent finishing", lambda s: "Done: signed in" in s, 60)
+        tmux.wait_for("the agent's exit in the pane title",
+                      lambda s: "Agent: exited with code 0" in s)
+        assert row_matching(r"human\s+click @\w+\s+ok")(tmux.screen()), tmux.screen()
+        tmux.keys("C-q")
+        deadline = time.monotonic() + 20
+        while not tmux.dead():
+            if time.monotonic() > deadline:
+                pytest.fail(f"cockpit did not exit after Ctrl+Q:\n{tmux.screen()}")
             time.sleep(0.2)
         assert status.read_text().strip() == "0", tmux.screen()
     finally:

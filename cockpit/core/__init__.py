@@ -9,8 +9,8 @@ import `cockpit.core.result` or `cockpit.core.errors` without paying for Playwri
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not typing's import: thin clients come through here
 if TYPE_CHECKING:
     from .events import Event, EventBus
     from .registry import REGISTRY

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Callable
+
+TYPE_CHECKING = False  # not typing's: thin clients import this module for Event
+if TYPE_CHECKING:
+    from typing import Any, AsyncIterator, Callable
+
+    Listener = Callable[["Event"], None]
 
 # Event kinds emitted by the engine. Views may ignore kinds they do not know.
 COMMAND_QUEUED = "command.queued"
@@ -30,17 +34,35 @@ AGENT_OUTPUT = "agent.output"  # lines it wrote on stdout or stderr
 CONTROL_REFUSED = "control.refused"  # a control-socket client was turned away
 
 
-@dataclass(frozen=True)
 class Event:
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
-    time: float = field(default_factory=time.time)
+    """One thing that happened, with its data and the time it happened (immutable)."""
+
+    __slots__ = ("kind", "data", "time")
+
+    def __init__(self, kind: str, data: dict[str, Any] | None = None,
+                 time: float | None = None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "data", {} if data is None else data)
+        object.__setattr__(self, "time", _now() if time is None else time)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("an Event does not change once it happened")
+
+    def __repr__(self) -> str:
+        return f"Event(kind={self.kind!r}, data={self.data!r}, time={self.time!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (self.kind, self.data, self.time) == (other.kind, other.data, other.time)
+
+    __hash__ = None
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "time": self.time, "data": self.data}
 
 
-Listener = Callable[[Event], None]
+_now = time.time
 
 
 class EventBus:
@@ -61,7 +83,10 @@ class EventBus:
     def emit(self, kind: str, **data: Any) -> Event | None:
         if not self._listeners:
             return None  # nobody is watching: the common case of a script or a benchmark
-        event = Event(kind, data)
+        return self.publish(Event(kind, data))
+
+    def publish(self, event: Event) -> Event:
+        """Hand an existing event on (a remote session's, with its own time)."""
         for listener in list(self._listeners):
             try:
                 listener(event)

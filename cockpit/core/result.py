@@ -2,32 +2,54 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from .errors import EXIT_OK
 
+TYPE_CHECKING = False  # not typing's: `cockpit exec` imports this module on every call
+if TYPE_CHECKING:
+    from typing import Any
 
-@dataclass
+
 class Outcome:
     """What a command handler returns: short text for people, structured data for programs."""
 
-    output: str = ""
-    data: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("output", "data")
+
+    def __init__(self, output: str = "", data: dict[str, Any] | None = None) -> None:
+        self.output = output
+        self.data = {} if data is None else data
+
+    def __repr__(self) -> str:
+        return f"Outcome(output={self.output!r}, data={self.data!r})"
 
 
-@dataclass
 class Result:
-    """One finished command. `to_json` is the `--json` / control-socket shape of the contract."""
+    """One finished command. `to_json` is the `--json` / control-socket shape of the contract.
 
-    command: str
-    ok: bool
-    output: str = ""
-    error: str | None = None
-    ms: float = 0.0
-    data: dict[str, Any] = field(default_factory=dict)
-    exit_code: int = EXIT_OK
-    source: str = "human"
+    A plain class, not a dataclass: importing dataclasses would cost a thin client more
+    than the rest of its imports."""
+
+    __slots__ = ("command", "ok", "output", "error", "ms", "data", "exit_code", "source")
+
+    def __init__(self, command: str, ok: bool, output: str = "", error: str | None = None,
+                 ms: float = 0.0, data: dict[str, Any] | None = None,
+                 exit_code: int = EXIT_OK, source: str = "human") -> None:
+        self.command = command
+        self.ok = ok
+        self.output = output
+        self.error = error
+        self.ms = ms
+        self.data = {} if data is None else data
+        self.exit_code = exit_code
+        self.source = source
+
+    def __repr__(self) -> str:
+        return (f"Result(command={self.command!r}, ok={self.ok!r}, output={self.output!r}, "
+                f"error={self.error!r}, ms={self.ms:.1f}, exit_code={self.exit_code})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
 
     def to_json(self) -> dict[str, Any]:
         return {

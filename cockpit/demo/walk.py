@@ -1,4 +1,5 @@
-"""`cockpit demo` until the TUI and the demo agent land: walk the demo site in the terminal.
+"""`cockpit demo`: the TUI on the demo site with the demo agent; `--walk`: the same walk in
+the plain terminal, in-process.
 
 It drives the site the way an agent does, through the command language only: take a
 snapshot, pick refs by role and name, act, read the diff. At the human challenge it hands
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shlex
 import sys
 
 from ..cli import session_from_args
@@ -86,12 +88,22 @@ async def walk(site: DemoSite, session: Session) -> int:
 
 
 async def run_demo_tui(args, site: DemoSite) -> int:
-    """The TUI on the demo site; a person drives it (the demo agent arrives with agents)."""
+    """The TUI on the demo site, with the demo agent walking it (`--no-agent`: a person
+    drives alone)."""
     from ..core.workspace import workspace_dir
+    from ..host import Host
     from ..tui.app import CockpitApp
+    from ..tui.launch import already_live
     session = session_from_args(args)
-    app = CockpitApp(session, url=f"{site.url}/login",
-                     history_path=workspace_dir() / "history.txt")
+    problem = already_live(session.name)
+    if problem:
+        print(f"cockpit demo: {problem}", file=sys.stderr)
+        return 2
+    agent = None if args.no_agent else \
+        f"{shlex.quote(sys.executable)} -m cockpit.demo.agent {shlex.quote(site.url)}"
+    app = CockpitApp(session, url=f"{site.url}/login" if agent is None else None,
+                     history_path=workspace_dir() / "history.txt",
+                     host=Host(session, agent_command=agent))
     await app.run_async()
     return 0
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import heapq
 import hmac
 import json
 import os
@@ -20,9 +21,12 @@ from ..core.events import Event
 from . import paths
 from .wire import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, encode
 
-HISTORY = 30_000  # command and agent events kept for viewers that attach later
+# Events kept for viewers that attach later: the log's commands (queued, started and
+# finished: 10,000 commands), and apart, so a flood of agent output cannot push commands
+# out, the agent's output and state and who holds control.
+COMMAND_HISTORY = 30_000
+AGENT_HISTORY = 5_000
 SUBSCRIBER_BACKLOG = 20_000  # events queued for one slow subscriber before dropping
-KEPT_KINDS = ("command.", "agent.")
 
 
 class AlreadyLive(Exception):
@@ -34,9 +38,10 @@ class ControlServer:
         self.session = session
         self.socket = paths.socket_path(session.name, workspace)
         self.token = secrets.token_hex(16)
-        self.history: deque[Event] = deque(maxlen=HISTORY)
+        self.commands: deque[Event] = deque(maxlen=COMMAND_HISTORY)
+        self.agent: deque[Event] = deque(maxlen=AGENT_HISTORY)
         self._server: asyncio.AbstractServer | None = None
-        self._connections: set[asyncio.Task] = set()
+        self._connections: dict[asyncio.Task, _Connection] = {}
         self._unsubscribe = None
         self.refused = 0
 
@@ -72,29 +77,38 @@ class ControlServer:
         if self._server is not None:
             self._server.close()
             self._server = None
-            for task in list(self._connections):
-                task.cancel()
-            await asyncio.gather(*self._connections, return_exceptions=True)
+            # closing each connection ends its handler (end of input); cancelling the
+            # handler instead would make asyncio log an error for each
+            for conn in list(self._connections.values()):
+                conn.writer.close()
+            if self._connections:
+                _, late = await asyncio.wait(list(self._connections), timeout=5)
+                for task in late:  # a command that would not end: the browser closes next
+                    task.cancel()
             if (paths.LiveInfo.read(self.socket) or paths.LiveInfo("", self.socket, "", 0, "")
                     ).token == self.token:  # only our own files: a successor may own them
                 paths.remove(self.socket)
 
     def _keep(self, event: Event) -> None:
-        if event.kind.startswith(KEPT_KINDS):
-            self.history.append(event)
+        if event.kind.startswith("command."):
+            self.commands.append(event)
+        elif event.kind.startswith(("agent.", "agents.")):
+            self.agent.append(event)
+
+    def history(self) -> list[Event]:
+        return list(heapq.merge(self.commands, self.agent, key=lambda e: e.time))
 
     # --- one client -------------------------------------------------------------------
     async def _serve_client(self, reader: asyncio.StreamReader,
                             writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
-        self._connections.add(task)
-        conn = _Connection(self, reader, writer)
+        conn = self._connections[task] = _Connection(self, reader, writer)
         try:
             await conn.serve()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass  # the client went away: nothing to answer
         finally:
-            self._connections.discard(task)
+            self._connections.pop(task, None)
             await conn.close()
 
     def refuse(self, reason: str) -> None:
@@ -149,6 +163,8 @@ class _Connection:
 
     async def handshake(self) -> bool:
         line = await self.read()
+        if line is None:
+            return False  # connected and left without a word: a liveness probe
         try:
             hello = decode(line or b"")
             token = hello.get("token")
@@ -199,7 +215,7 @@ class _Connection:
                 dropped += 1
             queue.put_nowait(event)
 
-        past = list(self.server.history) if request.get("history") else []
+        past = self.server.history() if request.get("history") else []
         unsubscribe = self.session.bus.subscribe(put)
         try:
             await self.send({"id": request.get("id"), "ok": True, "history": len(past)})

@@ -15,7 +15,10 @@ Standard library only: `cockpit exec` imports this on every agent step.
 from __future__ import annotations
 
 import json
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
+if TYPE_CHECKING:
+    from typing import Any
 
 PROTOCOL = 1
 MAX_REQUEST = 1 << 20  # bytes in one request line

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
+from ..agent import describe as describe_agent
 from ..core import events as ev
 from ..core.events import Event
 from .agent_pane import AgentPane
@@ -41,17 +42,20 @@ class CockpitApp(App):
         Binding("f4", "focus('log')", "Log", id="focus.log"),
         Binding("f6", "focus('prompt')", "Prompt", id="focus.prompt"),
         Binding("f5", "refresh_picture", "Picture", id="picture.refresh"),
-        Binding("f7", "toggle_labels", "Ref labels", id="picture.labels"),
+        Binding("f7", "toggle_labels", "Ref labels", id="picture.labels", show=False),
         Binding("alt+left", "diff_step(-1)", "Older diff", id="diff.older"),
         Binding("alt+right", "diff_step(1)", "Newer diff", id="diff.newer"),
+        Binding("f8", "agent_pause", "Agent pause", id="agent.pause"),
+        Binding("f9", "agent_stop", "Agent stop", id="agent.stop"),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
     ]
 
     def __init__(self, session, *, url: str | None = None, pictures: bool = True,
                  history_path: Path | None = None, theme: str | None = None,
-                 owns_session: bool = True) -> None:
+                 owns_session: bool = True, host=None) -> None:
         super().__init__()
         self.session = session
+        self.host = host  # a Host: the session with its control socket and agent
         self.first_url = url
         self.pictures = pictures
         self.owns_session = owns_session
@@ -107,7 +111,7 @@ class CockpitApp(App):
     async def start_session(self) -> None:
         if self.owns_session:
             try:
-                await self.session.start()
+                await (self.host.start() if self.host else self.session.start())
             except Exception as exc:
                 self.query_one(StatusBar).set(last_error=str(exc))
                 self.notify(str(exc), title="The browser did not start", severity="error",
@@ -116,6 +120,7 @@ class CockpitApp(App):
         status = self.session.status()
         self.query_one(StatusBar).set(mode="headed" if status["headed"] else "headless")
         self.refresh_tabs()
+        self.query_one(RefsPane).show(self.session.refs_info())  # attached: already there
         if self.first_url:
             await self.session.run(f"goto {self.first_url}", source="human")
 
@@ -124,7 +129,7 @@ class CockpitApp(App):
             self._unsubscribe()
         self._batcher.close()
         if self.owns_session:
-            await self.session.close()
+            await (self.host.close() if self.host else self.session.close())
 
     # --- engine events, in batches --------------------------------------------------------
     def on_engine_batch(self, message: EngineBatch) -> None:
@@ -134,6 +139,7 @@ class CockpitApp(App):
     def deliver(self, batch: list[Event]) -> None:
         log = self.query_one(CommandLog)
         tabs_changed = refs_changed = False
+        agent_lines: list[tuple[str, bool]] = []
         following = log.at_end
         with self.batch_update():
             for event in batch:
@@ -146,12 +152,19 @@ class CockpitApp(App):
                     refs_changed |= kind in (ev.TAB_CHANGED, ev.TAB_CLOSED)
                 elif kind == ev.SNAPSHOT:
                     refs_changed = True
+                elif kind == ev.AGENT_OUTPUT:
+                    stderr = event.data["stream"] == "stderr"
+                    agent_lines += [(line, stderr) for line in event.data["lines"]]
+                elif kind.startswith(("agent", "control.", "session.")):
+                    self._track_agent(event)
             if tabs_changed:
                 self.refresh_tabs()
             if refs_changed:
                 self.query_one(RefsPane).show(self.session.refs_info())
             log.end_batch(following)
             self.query_one(StatusBar).set(busy=self.busy)
+            if agent_lines:
+                self.query_one(AgentPane).add_lines(agent_lines)
         if self._picture_due:
             self._picture_due = False
             self.refresh_picture()
@@ -168,6 +181,49 @@ class CockpitApp(App):
             if diff is not None:
                 self.query_one(DiffPane).add(data["command"], diff)
                 self._picture_due = True
+
+    def _track_agent(self, event: Event) -> None:
+        data = event.data
+        if event.kind == ev.AGENT_STATE:
+            self.query_one(StatusBar).set(agent=describe_agent(data))
+            self.query_one(AgentPane).show_state(data)
+        elif event.kind == ev.AGENTS_HELD:
+            self.query_one(StatusBar).set(control=f"agents wait: {data['reason']}")
+        elif event.kind == ev.AGENTS_RELEASED:
+            self.query_one(StatusBar).set(control="human")
+        elif event.kind == ev.SESSION_CLOSED:
+            self.query_one(StatusBar).set(last_error="the session has ended")
+            self.notify("the session has ended: commands cannot run any more",
+                        title="Session", severity="error", timeout=30, markup=False)
+        elif event.kind == ev.CONTROL_REFUSED:
+            self.notify(f"a client of the control socket was refused: {data['reason']}",
+                        title="Control socket", severity="warning", markup=False)
+
+    # --- the agent subprocess -------------------------------------------------------------
+    @property
+    def agent(self):
+        return self.host.agent if self.host else None
+
+    def action_agent_pause(self) -> None:
+        if self.agent is None:
+            self.notify("no agent: start one with cockpit --agent CMD", markup=False)
+        elif self.agent.state == "paused":
+            self.agent.resume()
+        else:
+            self.agent.pause()
+
+    @work(group="agent", exclusive=True, exit_on_error=False)
+    async def action_agent_stop(self, restart: bool = False) -> None:
+        """Stop a running agent; start an exited one again (restart: both)."""
+        agent = self.agent
+        if agent is None:
+            self.notify("no agent: start one with cockpit --agent CMD", markup=False)
+        elif restart:
+            await agent.restart()
+        elif agent.running:
+            await agent.stop()
+        else:
+            await agent.start()
 
     def refresh_tabs(self) -> None:
         self.query_one(TabsPane).show(self.session.tabs_info())

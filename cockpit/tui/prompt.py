@@ -29,7 +29,8 @@ class Prompt(Input):
         Binding("tab", "complete", "Complete", id="prompt.complete", show=False),
         Binding("up", "history(-1)", "Older", id="prompt.older", show=False),
         Binding("down", "history(1)", "Newer", id="prompt.newer", show=False),
-        Binding("ctrl+r", "search_history", "Search history", id="prompt.search"),
+        Binding("ctrl+r", "search_history", "Search history", id="prompt.search",
+                show=False),  # the hint under the prompt names it
     ]
 
     class Command(Message):

@@ -77,4 +77,6 @@ def keys_help(app) -> str:
             f"In the prompt: {k('prompt.complete')} completes (again: the next candidate) · "
             f"{k('prompt.older')}/{k('prompt.newer')} history · {k('prompt.search')} search\n"
             f"In the log: {k('log.show')} shows a command's full output · "
-            f"In refs: enter inserts the ref")
+            f"In refs: enter inserts the ref\n"
+            f"The agent: {k('agent.pause')} pauses it (its commands wait) and resumes it · "
+            f"{k('agent.stop')} stops it, and starts it again")

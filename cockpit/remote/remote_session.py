@@ -1,0 +1,125 @@
+"""A live session seen from another process (`cockpit attach`): what the TUI asks of a
+Session, answered over the control socket.
+
+Events arrive on the socket (the kept history first: the log from the start of the
+session) and are handed on to a local bus with their own times. Tabs and refs are a copy,
+fetched again whenever an event says they changed; views are then told with a synthetic
+tab.updated and snapshot event, as if the engine had sent them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from typing import Any
+
+from ..client import AsyncCockpit, Unreachable
+from ..core import events as ev
+from ..core.events import Event, EventBus
+from ..core.registry import REGISTRY
+from ..core.result import Result
+
+STATE_KINDS = {ev.TAB_OPENED, ev.TAB_CLOSED, ev.TAB_CHANGED, ev.TAB_UPDATED, ev.NAVIGATION,
+               ev.SNAPSHOT, ev.COMMAND_FINISHED}
+
+
+class _HeldBus(EventBus):
+    """Events published before anyone listens wait for the first listener: the history
+    arrives as soon as we connect, the viewer subscribes once its window is up."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._held: list[Event] = []
+
+    def subscribe(self, listener):
+        unsubscribe = super().subscribe(listener)
+        held, self._held = self._held, []
+        for event in held:
+            self.publish(event)
+        return unsubscribe
+
+    def publish(self, event: Event) -> Event:
+        if not self._listeners:
+            self._held.append(event)
+            return event
+        return super().publish(event)
+
+
+class RemoteSession:
+    registry = REGISTRY
+
+    def __init__(self, session: str | None = None, socket_path: str | None = None) -> None:
+        self.client = AsyncCockpit(session, socket_path=socket_path, source="human",
+                                   client="attach")
+        self.name = self.client.session
+        self.bus = _HeldBus()
+        self.ended = False
+        self._state: dict[str, Any] = {"status": {"session": self.name, "headed": False},
+                                       "tabs": [], "refs": []}
+        self._dirty = asyncio.Event()
+        self._tasks: list[asyncio.Task] = []
+
+    async def start(self) -> RemoteSession:
+        await self.client.connect()
+        self._state = await self.client.state()
+        self._tasks = [asyncio.create_task(self._follow()), asyncio.create_task(self._refresh())]
+        return self
+
+    async def _follow(self) -> None:
+        try:
+            async for event in self.client.events(history=True):
+                self.bus.publish(event)
+                if event.kind in STATE_KINDS:
+                    self._dirty.set()
+        except Unreachable:
+            pass
+        self.ended = True
+        self.bus.emit(ev.SESSION_CLOSED, session=self.name)
+
+    async def _refresh(self) -> None:
+        """Fetch tabs and refs after changes, at most one request in flight."""
+        while not self.ended:
+            await self._dirty.wait()
+            self._dirty.clear()
+            try:
+                self._state = await self.client.state()
+            except Unreachable:
+                return
+            self.bus.emit(ev.TAB_UPDATED)
+            self.bus.emit(ev.SNAPSHOT)
+
+    async def run(self, line: str, source: str = "human", *,
+                  timeout: float | None = None) -> Result:
+        try:
+            return await self.client.run(line, source=source, timeout=timeout)
+        except Unreachable as exc:
+            return Result(line, ok=False, error=f"{exc}; nothing ran", exit_code=3,
+                          source=source)
+
+    async def picture(self, labels: bool = False, timeout: float = 3.0) -> bytes | None:
+        try:
+            reply = await asyncio.wait_for(self.client.request("picture", labels=labels),
+                                           timeout + 5)
+        except (Unreachable, asyncio.TimeoutError):
+            return None
+        png = (reply.get("data") or {}).get("png")
+        return base64.b64decode(png) if png else None
+
+    def status(self) -> dict[str, Any]:
+        return self._state["status"]
+
+    def tabs_info(self) -> list[dict[str, Any]]:
+        return self._state["tabs"]
+
+    def refs_info(self) -> list[tuple[str, str, str, str]]:
+        return [tuple(r) for r in self._state["refs"]]
+
+    def refs(self) -> list[tuple[str, str, str]]:
+        return [(r[0], r[1], r[2]) for r in self._state["refs"]]
+
+    async def close(self) -> None:
+        """Leave: the session itself runs on."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.client.close()

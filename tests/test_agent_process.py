@@ -1,0 +1,153 @@
+"""Agent subprocesses: their environment, output, state, pause, stop and restart; and the
+cockpit staying up whatever the agent does."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from cockpit import agent as agent_module
+from cockpit.agent import AgentProcess
+from cockpit.core import events as ev
+from cockpit.remote.server import ControlServer
+from cockpit.tui.agent_pane import AgentPane
+from cockpit.tui.app import CockpitApp
+from cockpit.tui.command_log import CommandLog
+from cockpit.tui.status_bar import StatusBar
+
+
+@pytest.fixture
+async def served(s, tmp_path):
+    server = ControlServer(s, workspace=tmp_path)
+    await server.start()
+    seen: list = []
+    unsubscribe = s.bus.subscribe(seen.append)
+    yield server, seen
+    unsubscribe()
+    await server.close()
+
+
+async def until(condition, timeout: float = 30.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+
+
+def output(seen, stream: str) -> list[str]:
+    return [line for e in seen if e.kind == ev.AGENT_OUTPUT and e.data["stream"] == stream
+            for line in e.data["lines"]]
+
+
+def states(seen) -> list[str]:
+    return [e.data["state"] for e in seen if e.kind == ev.AGENT_STATE]
+
+
+async def test_the_agent_reaches_the_session_and_its_output_and_exit_are_shown(s, served):
+    server, seen = served
+    agent = AgentProcess('echo "session=$COCKPIT_SESSION"; echo oops >&2; '
+                         'cockpit exec js 6*7; printf "no newline"; exit 3', s, server.socket)
+    await agent.start()
+    await until(lambda: agent.state == "exited")
+    await agent.close()
+    assert output(seen, "stdout") == [f"session={s.name}", "42", "no newline"]
+    assert output(seen, "stderr") == ["oops"]
+    finished = [e for e in seen if e.kind == ev.COMMAND_FINISHED]
+    assert [(e.data["command"], e.data["source"]) for e in finished] == [("js '6*7'", "agent")]
+    assert states(seen)[0] == "running" and "waiting" in states(seen)
+    last = [e for e in seen if e.kind == ev.AGENT_STATE][-1].data
+    assert last["state"] == "exited" and last["exit_code"] == 3
+    assert agent_module.describe(last) == "exited with code 3"
+
+
+async def test_pause_holds_its_commands_and_resume_lets_them_run(s, served):
+    server, seen = served
+    agent = AgentProcess("cockpit exec js 1; cockpit exec js 2", s, server.socket)
+    agent.pause()  # not running yet: nothing to pause
+    assert agent.state == "not started"
+    await agent.start()
+    await until(lambda: any(e.kind == ev.COMMAND_FINISHED for e in seen))
+    agent.pause()
+    assert agent.state == "paused" and s.agents_held == "the agent is paused"
+    await until(lambda: sum(e.kind == ev.COMMAND_QUEUED for e in seen) == 2)
+    await asyncio.sleep(0.3)
+    assert sum(e.kind == ev.COMMAND_FINISHED for e in seen) == 1  # js 2 waits
+    assert (await s.run("js '\"human\"'")).ok  # the human is not held
+    agent.resume()
+    await until(lambda: agent.state == "exited")
+    finished = [e.data["output"] for e in seen if e.kind == ev.COMMAND_FINISHED]
+    assert finished == ["1", "human", "2"] and s.agents_held is None
+    await agent.close()
+
+
+async def test_stop_terminates_then_kills_and_restart_starts_again(s, served, monkeypatch):
+    server, seen = served
+    monkeypatch.setattr(agent_module, "STOP_GRACE_S", 0.5)
+    stubborn = AgentProcess("trap '' TERM; echo up; while true; do sleep 0.1; done", s,
+                            server.socket)
+    await stubborn.start()
+    await until(lambda: "up" in output(seen, "stdout"))
+    await stubborn.stop()  # TERM is ignored: killed after the grace period
+    assert stubborn.state == "exited" and stubborn.exit_code == -9
+    await stubborn.restart()
+    await until(lambda: output(seen, "stdout").count("up") == 2)
+    assert stubborn.running
+    await stubborn.close()
+    assert not stubborn.running
+
+
+async def test_a_flooding_or_crashing_agent_does_not_take_the_cockpit_down(s, served):
+    server, seen = served
+    flood = (f"{sys.executable} -c \"import sys; [print('line', i) for i in range(200000)]; "
+             f"sys.stdout.write('x' * 100000); sys.exit('crashed')\"")
+    app = CockpitApp(s, owns_session=False, pictures=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        agent = AgentProcess(flood, s, server.socket)
+        app.host = SimpleNamespace(agent=agent)
+        await agent.start()
+        await until(lambda: agent.state == "exited", timeout=60)
+        await pilot.pause(0.2)
+        pane = app.query_one(AgentPane)
+        # every line reached the pane (and the bus); the 100,000 x's without a newline
+        # come in pieces, each cut to MAX_LINE characters
+        assert 200_002 <= pane.lines_seen <= 200_030
+        text = "\n".join(strip.text for strip in pane.lines)
+        assert "lines not shown" in text and "crashed" in text
+        long_line = [line for line in output(served[1], "stdout") if line.startswith("xxx")]
+        assert long_line and all(len(line) < 4100 for line in long_line)
+        assert long_line[0].endswith("more characters)")  # cut, and says so
+        status = app.query_one(StatusBar).status
+        assert status.agent == "exited with code 1"
+        assert "exited with code 1" in pane.border_title
+        prompt = app.query_one("#prompt")
+        prompt.focus()
+        await pilot.press("j", "s", "space", "1", "enter")
+        log = app.query_one(CommandLog)
+        await until(lambda: any(e.command == "js 1" and e.status == "ok"
+                                for e in log.rows))
+        await agent.close()
+
+
+async def test_the_tui_keys_pause_and_stop_the_agent(s, served):
+    server, _ = served
+    app = CockpitApp(s, owns_session=False, pictures=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        agent = AgentProcess("echo started; sleep 60", s, server.socket)
+        app.host = SimpleNamespace(agent=agent)
+        await agent.start()
+        await pilot.press("f8")
+        assert agent.state == "paused"
+        await pilot.pause(0.1)
+        assert app.query_one(StatusBar).status.control.startswith("agents wait")
+        await pilot.press("f8")
+        assert agent.state == "running"
+        await pilot.press("f9")  # stop
+        await until(lambda: agent.state == "exited")
+        await pilot.press("f9")  # start again
+        await until(lambda: agent.running)
+        await pilot.pause(0.1)
+        assert app.query_one(StatusBar).status.agent == "running"
+        await agent.close()
