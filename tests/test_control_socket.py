@@ -248,3 +248,20 @@ async def test_serve_until_sigterm_then_clean_up(site, tmp_path):
         if serve.returncode is None:
             serve.kill()
             await serve.wait()
+
+
+async def test_a_cancelled_command_ends_in_the_log_and_frees_the_session(s):
+    finished = []
+    unsubscribe = s.bus.subscribe(
+        lambda e: e.kind == ev.COMMAND_FINISHED and finished.append(e.data))
+    try:
+        slow = asyncio.ensure_future(s.run("js 'new Promise(r => setTimeout(r, 5000))'"))
+        await asyncio.sleep(0.3)
+        slow.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await slow
+        assert finished[-1]["error"] == "cancelled before it ended"
+        assert finished[-1]["exit_code"] == 1
+        assert (await s.run("js 1")).output == "1"  # nothing left holding the session
+    finally:
+        unsubscribe()

@@ -15,7 +15,7 @@ from . import events as ev
 from .annotate import draw_ref_labels, remove_ref_labels
 from .browser import LaunchPlan, launch, plan_launch
 from .buffers import Buffers
-from .errors import EXIT_WAIT_TIMEOUT, CommandError
+from .errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
 from .execute import execute_line
 from .registry import REGISTRY, Registry
@@ -116,7 +116,8 @@ class Session:
         command_id = next(self._ids)
         started = time.perf_counter()
         self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
-        result = Result(line, ok=False, source=source, error="cancelled before it ended")
+        result = Result(line, ok=False, source=source, exit_code=EXIT_FAILED,
+                        error="cancelled before it ended")
         try:
             try:
                 async with asyncio.timeout(timeout):

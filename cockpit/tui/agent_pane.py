@@ -26,7 +26,7 @@ class AgentPane(RichLog):
 
     def on_mount(self) -> None:
         self.border_title = "Agent"
-        self.write(literal("no agent: start one with cockpit --agent CMD"))
+        self.write(Text("no agent: start one with cockpit --agent CMD"))
 
     def add_lines(self, lines: list[tuple[str, bool]]) -> None:
         """(text, from stderr) pairs, in the order they came; one call a batch."""
