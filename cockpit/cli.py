@@ -17,13 +17,22 @@ def _session_options(parser) -> None:
                         help="browser engine (firefox/webkit need Playwright's own builds)")
     parser.add_argument("--browser-path", metavar="PATH",
                         help="a Chrome/Chromium executable to use instead of the one found")
+    parser.add_argument("--auto-handoff", action="store_true",
+                        help="hand the browser to the human by itself when a page needs a "
+                             "person (a CAPTCHA, a one-time code, a login wall)")
+    parser.add_argument("--auto-resume", action="store_true",
+                        help="after such a handoff, resume by itself once the challenge "
+                             "is gone")
 
 
 def session_from_args(args):
     """The Session the shared options (--session, --headed, --browser...) describe."""
     from .core import Session
-    return Session(args.session, headed=args.headed, engine=args.browser,
-                   browser_path=args.browser_path)
+    session = Session(args.session, headed=args.headed, engine=args.browser,
+                      browser_path=args.browser_path)
+    session.handoff.auto_handoff = args.auto_handoff
+    session.handoff.auto_resume = args.auto_resume
+    return session
 
 
 def build_parser(command: str | None):

@@ -30,7 +30,7 @@ from .remote.wire import encode
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
 if TYPE_CHECKING:
-    from typing import Any, AsyncIterator, Iterator
+    from typing import Any, AsyncIterator, Callable, Iterator
 
 __all__ = ["AsyncCockpit", "Cockpit", "CockpitError", "CommandFailed", "Unreachable"]
 
@@ -129,9 +129,11 @@ class Cockpit(_Commands):
     """A blocking client: one connection, one request at a time."""
 
     def __init__(self, session: str | None = None, *, socket_path: str | None = None,
-                 source: str = "agent", client: str = "python") -> None:
+                 source: str = "agent", client: str = "python",
+                 on_waiting: Callable[[str], None] | None = None) -> None:
         self.info = paths.find(session, socket_path)
         self.source = source
+        self.on_waiting = on_waiting  # told why a command waits (say, a human has control)
         self._ids = 0
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -169,8 +171,13 @@ class Cockpit(_Commands):
         self._send_raw(encode({"id": self._ids, "op": op, **fields}))
         while True:
             reply = self._receive(wait)
-            if reply.get("id") == self._ids:
-                return reply
+            if reply.get("id") != self._ids:
+                continue
+            if "waiting" in reply and "ok" not in reply:  # a notice; the answer follows
+                if self.on_waiting is not None:
+                    self.on_waiting(reply["waiting"])
+                continue
+            return reply
 
     def run(self, command: str, *, timeout: float | None = None) -> Result:
         """Run one command line. `timeout` bounds the wait for its turn (exit code 4 past
@@ -258,6 +265,8 @@ class AsyncCockpit(_Commands):
                     if self._events is not None:
                         self._events.put_nowait(_event(message))
                     continue
+                if "waiting" in message and "ok" not in message:
+                    continue  # a notice that the command waits; its answer follows
                 future = self._waiting.pop(message.get("id"), None)
                 if future is not None and not future.done():
                     future.set_result(message)

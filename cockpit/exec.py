@@ -72,6 +72,12 @@ def parse(argv: list[str]) -> dict:
     return opts
 
 
+def _say_waiting(why: str, timeout: float | None) -> None:
+    limit = f"up to {timeout:g} s (--timeout)" if timeout else "until then (--timeout S limits it)"
+    print(f"cockpit exec: waiting: {why}; the command runs when they are done, {limit}",
+          file=sys.stderr, flush=True)
+
+
 def main(argv: list[str]) -> int:
     try:
         opts = parse(argv)
@@ -80,7 +86,8 @@ def main(argv: list[str]) -> int:
         return EXIT_USAGE
     from .client import Cockpit, Unreachable
     try:
-        with Cockpit(opts["session"], socket_path=opts["socket"], client="exec") as cockpit:
+        with Cockpit(opts["session"], socket_path=opts["socket"], client="exec",
+                     on_waiting=lambda why: _say_waiting(why, opts["timeout"])) as cockpit:
             result = cockpit.run(opts["line"], timeout=opts["timeout"])
     except ValueError as exc:  # a bad session name
         print(f"cockpit exec: {exc}", file=sys.stderr)

@@ -77,3 +77,35 @@ def ref_of(session: Session, role: str, name: str) -> str:
         if node.role == role and name in node.name:
             return "@" + ref
     raise AssertionError(f"no {role} named {name!r} in:\n{snap.raw}")
+
+
+@pytest.fixture(scope="session")
+def display():
+    """A virtual X display (Xvfb) for headed-browser tests; sets $DISPLAY while they run."""
+    import shutil
+    import subprocess
+    import time
+    from pathlib import Path
+
+    if shutil.which("Xvfb") is None:
+        if os.environ.get("CI"):
+            pytest.fail("Xvfb is missing: `bash .ci/setup --test` installs it")
+        pytest.skip("Xvfb is not installed (apt-get install xvfb)")
+    number = next(n for n in range(90, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists()
+                  and not Path(f"/tmp/.X{n}-lock").exists())
+    server = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1400x1000x24",
+                               "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while not Path(f"/tmp/.X11-unix/X{number}").exists():
+        assert server.poll() is None and time.monotonic() < deadline, "Xvfb did not start"
+        time.sleep(0.05)
+    before = os.environ.get("DISPLAY")
+    os.environ["DISPLAY"] = f":{number}"
+    yield f":{number}"
+    if before is None:
+        os.environ.pop("DISPLAY", None)
+    else:
+        os.environ["DISPLAY"] = before
+    server.terminate()
+    server.wait(5)

@@ -13,25 +13,25 @@ def app() -> CockpitApp:
     return CockpitApp(FakeSession(), owns_session=False, pictures=False)
 
 
-async def test_help_remapped_to_f10(tmp_path):
+async def test_help_remapped_to_f11(tmp_path):
     config = tmp_path / "config.yaml"
-    config.write_text("keys:\n  help: f10\n", encoding="utf-8")
+    config.write_text("keys:\n  help: f11\n", encoding="utf-8")
     cockpit = app()
     async with cockpit.run_test(headless=True, size=(160, 48)) as pilot:
         assert apply_config(cockpit, config) == []
         assert isinstance(cockpit.focused, Prompt)
         await pilot.press("f1")
         assert not isinstance(cockpit.screen, HelpScreen)  # F1 is free now
-        await pilot.press("f10")
+        await pilot.press("f11")
         assert isinstance(cockpit.screen, HelpScreen)
         help_text = str(cockpit.screen.query_one("#help-body").render())
-        assert "f10 this help" in help_text and "f1 this help" not in help_text
+        assert "f11 this help" in help_text and "f1 this help" not in help_text
         await pilot.press("escape")
         assert not isinstance(cockpit.screen, HelpScreen)
         await pilot.press("f6")  # the bindings not in the file keep their keys
         assert isinstance(cockpit.focused, Prompt)
         cockpit.focused.show_hint()  # the hint under the empty prompt names the new key
-        assert "f10 help" in str(cockpit.query_one("#hint").render())
+        assert "f11 help" in str(cockpit.query_one("#hint").render())
 
 
 async def test_unknown_id_and_bad_value_are_reported_with_file_and_key(tmp_path):

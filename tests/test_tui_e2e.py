@@ -134,14 +134,17 @@ def test_demo_tui_login_fill_and_quit(tmp_path):
         tmux.kill()
 
 
-def test_demo_with_its_agent_asks_a_human_and_finishes(tmp_path):
+def test_demo_with_its_agent_asks_a_human_and_finishes(tmp_path, display):
     """`cockpit demo` as a new user sees it: the demo agent works in the agent pane, its
-    commands in the log; at the challenge the human types the answer in the prompt."""
+    commands in the log; at the challenge the cockpit says it needs a human, F10 hands the
+    browser over (a window on the virtual display), the human answers (typed in the
+    prompt here), F10 gives it back and the agent carries on, told what changed."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")
     env = {"COCKPIT_STATE_DIR": os.environ["COCKPIT_STATE_DIR"],
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "TERM": "xterm-256color",
-           "COCKPIT_DEMO_CAPTCHA": "K7RWM"}  # the picture's text, known to the test
+           "COCKPIT_DEMO_CAPTCHA": "K7RWM",  # the picture's text, known to the test
+           "DISPLAY": display}
     tmux = Tmux()
     try:
         status = tmp_path / "exit-status"
@@ -149,6 +152,9 @@ def test_demo_with_its_agent_asks_a_human_and_finishes(tmp_path):
                     f"e2e-{uuid.uuid4().hex[:8]}"], env, status)
         tmux.wait_for("the agent's commands in the log", row_matching(r"agent\s+fill @"), 60)
         tmux.wait_for("the agent asking for a human", lambda s: "I need a human" in s, 60)
+        tmux.wait_for("the status saying so", lambda s: "NEEDS A HUMAN: captcha" in s)
+        tmux.keys("F10")
+        tmux.wait_for("the human in control", lambda s: "HUMAN (needs: captcha" in s, 60)
         field = tmux.wait_for("the answer field in the refs pane",
                               row_matching(r"@(\w+)\s+textbox\s"))
         button = tmux.wait_for("the Continue button in the refs pane",
@@ -156,6 +162,10 @@ def test_demo_with_its_agent_asks_a_human_and_finishes(tmp_path):
         tmux.type_line(f"fill @{field.group(1)} K7RWM")
         tmux.wait_for("the fill in the log", row_matching(r"human\s+fill @\w+ K7RWM\s+ok"))
         tmux.type_line(f"click @{button.group(1)}")
+        tmux.wait_for("the click in the log", row_matching(r"human\s+click @\w+\s+ok"))
+        tmux.keys("F10")
+        tmux.wait_for("the agent told what the human changed",
+                      lambda s: "the human had control for" in s, 60)
         tmux.wait_for("the agent finishing", lambda s: "Done: signed in" in s, 60)
         tmux.wait_for("the agent's exit in the pane title",
                       lambda s: "Agent: exited with code 0" in s)

@@ -32,6 +32,10 @@ AGENTS_RELEASED = "agents.released"
 AGENT_STATE = "agent.state"  # the agent subprocess: running, waiting, paused, exited
 AGENT_OUTPUT = "agent.output"  # lines it wrote on stdout or stderr
 CONTROL_REFUSED = "control.refused"  # a control-socket client was turned away
+HANDOFF = "handoff"  # the human has control (reason, mode: window, headed or terminal)
+RESUMED = "resumed"  # control is back with the agents; what the human changed
+NEEDS_HUMAN = "needs.human"  # a page needs a person (captcha, code, login) or agents are stuck
+NEEDS_CLEARED = "needs.cleared"
 
 
 class Event:

@@ -21,7 +21,11 @@ if TYPE_CHECKING:
 
 # Commands that still run while a dialog blocks the page: they do not touch its scripts.
 MODAL_SAFE = frozenset({"dialog", "dialogs", "help", "status", "tabs", "tab", "newtab",
-                        "closetab", "console", "network", "url"})
+                        "closetab", "console", "network", "url", "resume"})
+# Commands that need no tab: they still run with the browser gone or its window closed.
+NO_TAB = frozenset({"help", "status", "resume"})
+# Steps after which the page is checked for things only a person can do (a CAPTCHA...).
+CHECKED_FOR_NEEDS = frozenset({"snapshot", "tab"})
 
 
 # Playwright records the caller's stack with every call it makes, so each frame between
@@ -56,12 +60,12 @@ def _failure(line: str, exc: Exception, source: str) -> Result:
 
 
 async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
-    if session.context is None and inv.spec.name not in ("help", "status"):
+    if session.context is None and inv.spec.name not in NO_TAB:
         raise CommandError("the browser is not running (it did not start, or it was closed):"
                            " start Cockpit again; `status` says which browser it wanted")
     tab = session.active
-    if session.context is None:
-        tab = None  # only help and status get here: they do not touch a tab
+    if session.context is None or inv.spec.name in NO_TAB:
+        tab = None  # these do not touch a tab (resume may find the browser closed)
     elif tab is None or tab.page.is_closed():
         tab = await session.ensure_tab()
     spec = inv.spec
@@ -83,6 +87,8 @@ async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
             outcome = await _mutate(session, ctx, inv)
         else:
             outcome = await spec.handler(ctx, inv)
+            if spec.name in CHECKED_FOR_NEEDS:
+                outcome = await _with_needs(session, await session.ensure_tab(), outcome)
     except asyncio.CancelledError:
         if not tab.cancelled_for_dialog:
             raise
@@ -155,4 +161,19 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
         d = diff(before, after)
         data["diff"] = d.to_json()
         lines.append(d.text(limit=SHOWN_IN_TEXT))
-    return Outcome("\n".join(lines), data)
+    return await _with_needs(session, active, Outcome("\n".join(lines), data))
+
+
+async def _with_needs(session: Session, tab: Tab, outcome: Outcome) -> Outcome:
+    """Say so in the result when the page now needs a person (`needs: captcha`)."""
+    if tab.dialog is not None or not isinstance(outcome, Outcome):
+        return outcome
+    need = await session.handoff.check_page(tab)
+    if need is None:
+        return outcome
+    outcome.data["needs"] = need.kind
+    outcome.data["need"] = need.to_json()
+    human = "" if session.handoff.active else ": a person must step in, ask with `handoff`"
+    outcome.output = (f"{outcome.output}\n" if outcome.output else "") + \
+        f"needs: {need.kind} ({need.detail}){human}"
+    return outcome

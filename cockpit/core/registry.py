@@ -21,6 +21,7 @@ CATEGORIES = {
     "visual": "Pictures and PDF",
     "tabs": "Tabs",
     "state": "Dialogs and browser state",
+    "control": "Handing over to a human",
     "meta": "Meta",
 }
 

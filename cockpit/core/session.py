@@ -18,6 +18,7 @@ from .buffers import Buffers
 from .errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
 from .execute import execute_line
+from .handoff import Handoff
 from .registry import REGISTRY, Registry
 from .result import Result
 from .tab import Tab
@@ -58,11 +59,13 @@ class Session:
         self._ids = itertools.count(1)
         self._tab_ids = itertools.count(1)
         self._lock = asyncio.Lock()
-        self.agents_held: str | None = None  # why agents' commands wait, while they do
+        self._holds: dict[str, str] = {}  # why agents' commands wait: holder -> reason
         self._agents_go = asyncio.Event()
         self._agents_go.set()
         self._playwright = None
         self._context = None
+        self.switching = False  # relaunching the browser (handoff): its old pages close
+        self.handoff = Handoff(self)
 
     # --- lifecycle ----------------------------------------------------------------------
     async def __aenter__(self) -> Session:
@@ -81,7 +84,9 @@ class Session:
         except BaseException:
             await self._playwright.stop()
             raise
-        self._context.on("page", self._adopt)
+        context = self._context
+        context.on("page", self._adopt)
+        context.on("close", lambda _: self.browser_gone(context))
         for page in self._context.pages:
             self._adopt(page)
         if not self.tabs:
@@ -90,6 +95,7 @@ class Session:
         return self
 
     async def close(self) -> None:
+        await self.handoff.close()
         if self._context is not None:
             try:
                 await self._context.close()
@@ -104,6 +110,11 @@ class Session:
     @property
     def context(self):
         return self._context
+
+    def browser_gone(self, context) -> None:
+        """The browser closed by itself (its window was closed, or it crashed)."""
+        if context is self._context and not self.switching:
+            self.handoff.browser_gone()
 
     # --- running commands ---------------------------------------------------------------
     async def run(self, line: str, source: str = "human", *,
@@ -130,7 +141,9 @@ class Session:
                 return result
             try:
                 self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source)
-                result = await execute_line(self, line, source)
+                result = (self.handoff.refuse_stale(line, source)
+                          or await execute_line(self, line, source))
+                self.handoff.after_command(result, source)
                 self.commands_run += 1
             finally:
                 self._lock.release()
@@ -141,26 +154,37 @@ class Session:
                           exit_code=result.exit_code, **result.to_json())
 
     async def _wait_turn(self, source: str) -> None:
-        while source == "agent" and self.agents_held is not None:
-            await self._agents_go.wait()
-        await self._lock.acquire()
+        while True:
+            while source == "agent" and self._holds:
+                await self._agents_go.wait()
+            await self._lock.acquire()
+            if source != "agent" or not self._holds:
+                return
+            self._lock.release()  # held while it queued behind others: wait again
 
     def _why_waiting(self, source: str) -> str:
-        if source == "agent" and self.agents_held is not None:
+        if source == "agent" and self._holds:
             return f"agents are held: {self.agents_held}"
         return "the commands before it were still running"
 
-    def hold_agents(self, reason: str) -> None:
-        """Agents' commands wait (queued, in order) until `release_agents`; everyone
-        else's still run. For pausing an agent, and for a human taking over."""
-        self.agents_held = reason
-        self._agents_go.clear()
-        self.bus.emit(ev.AGENTS_HELD, reason=reason)
+    @property
+    def agents_held(self) -> str | None:
+        """Why agents' commands wait, or None while they run."""
+        return "; ".join(self._holds.values()) or None
 
-    def release_agents(self) -> None:
-        if self.agents_held is None:
+    def hold_agents(self, reason: str, holder: str = "pause") -> None:
+        """Agents' commands wait (queued, in order) until every holder has released them;
+        everyone else's still run. Holders: "pause" (the agent paused), "handoff"."""
+        self._holds[holder] = reason
+        self._agents_go.clear()
+        self.bus.emit(ev.AGENTS_HELD, reason=self.agents_held)
+
+    def release_agents(self, holder: str = "pause") -> None:
+        if self._holds.pop(holder, None) is None:
             return
-        self.agents_held = None
+        if self._holds:
+            self.bus.emit(ev.AGENTS_HELD, reason=self.agents_held)
+            return
         self._agents_go.set()
         self.bus.emit(ev.AGENTS_RELEASED)
 
@@ -249,6 +273,7 @@ class Session:
             "active": active.info() if active else None,
             "commands_run": self.commands_run,
             "agents_held": self.agents_held,
+            "handoff": self.handoff.status(),
             "uptime_s": round(time.time() - self.started_at, 1),
             "profile": str(self.profile_dir),
             "files": str(self.files_dir),

@@ -101,7 +101,20 @@ class Tab:
         p.on("framenavigated", self._on_framenavigated)
         p.on("domcontentloaded", lambda _: self._set_loading(False, refresh_title=True))
         p.on("load", lambda _: self._set_loading(False, refresh_title=True))
-        p.on("close", lambda _: self.session.tab_closed(self))
+        p.on("close", lambda _: self._on_close(p))
+
+    def rebind(self, page) -> None:
+        """Take over a page of a relaunched browser (handoff): same tab, new page. The
+        snapshot stays for diffing; its refs fail as "from an earlier page"."""
+        self.page = page
+        self.loading = False
+        self.dialog = self.dialog_entry = self.file_chooser = None
+        self._network = {}
+        self._attach()
+
+    def _on_close(self, page) -> None:
+        if page is self.page and not self.session.switching:
+            self.session.tab_closed(self)
 
     def _emit(self, kind: str, **data: Any) -> None:
         self.session.bus.emit(kind, **{"tab": self.id, **data})

@@ -86,8 +86,9 @@ def active_url(browser: Cockpit) -> str:
 def wait_for_human(browser: Cockpit) -> None:
     """Ask for a human at the challenge, then wait (no limit) until the inbox opens."""
     ask = what_to_type(browser)
-    say("I need a human: the page asks for the characters in a picture. "
-        f"Type them in the cockpit prompt: {ask}.")
+    say("I need a human: the page asks for the characters in a picture (needs: captcha). "
+        "Take over in the cockpit (F10), solve it in the browser window, then resume "
+        f"(F10 again); or type them in the cockpit prompt: {ask}.")
     last_reminder = time.monotonic()
     while "/inbox" not in active_url(browser):
         if time.monotonic() - last_reminder >= REMIND_S:
@@ -102,7 +103,14 @@ def wait_for_human(browser: Cockpit) -> None:
 
 
 def use_inbox(browser: Cockpit) -> None:
-    page = browser.snapshot("-i").output
+    result = browser.snapshot("-i")
+    page = result.output
+    note = result.data.get("handoff")
+    if note:  # the human had the browser: the first result after it says what changed
+        diff = (note.get("diff") or {}).get("summary", "")
+        say(f"→ the human had control for {note['seconds']:g} s; what changed: {diff}"
+            + (f"; new cookies: {', '.join(note['new_cookies'])}" if note["new_cookies"]
+               else ""))
     say("→ archiving the first message")
     browser.click(ref(page, "button", "Archive"))
     say("→ checking for new mail")

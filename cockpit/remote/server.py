@@ -184,8 +184,11 @@ class _Connection:
     async def answer(self, op: str, request: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"id": request.get("id")}
         if op == "run":
+            source = request.get("source", "agent")
+            if source == "agent" and self.session.agents_held:  # say why before it waits
+                await self.send({"id": request.get("id"), "waiting": self.session.agents_held})
             result = await self.session.run(request["command"],
-                                            source=request.get("source", "agent"),
+                                            source=source,
                                             timeout=request.get("timeout"))
             reply.update(result.to_json(), exit_code=result.exit_code)
         elif op == "ping":

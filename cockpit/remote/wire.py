@@ -5,6 +5,7 @@
     client: {"id": 1, "command": "click @e6", "source": "agent", "timeout": 30}
     server: {"id": 1, "ok": true, "command": "click @e6", "output": "...", "error": null,
              "ms": 41.2, "data": {...}, "exit_code": 0}
+    server: {"id": 1, "waiting": "the human has control: ..."}  before an answer that waits
     client: {"id": 2, "op": "subscribe", "history": true}
     server: {"id": 2, "ok": true, ...} then {"event": {"kind": ..., "time": ..., "data": ...}}
     ops: run (the default when "command" is given), subscribe, state, picture, ping

@@ -40,9 +40,9 @@ class AgentPane(RichLog):
         for text, stderr in lines:
             self.write(Text(clean(text), style=error if stderr else ""))
 
-    def show_state(self, state: dict) -> None:
+    def show_state(self, state: dict, line: str | None = None) -> None:
         if state.get("state") == "running" and not self._started:
             self._started = True
             self.clear()  # the "no agent" line
-        self.border_title = clean(f"Agent: {describe(state)}")
+        self.border_title = clean(f"Agent: {line or describe(state)}")
         self.border_subtitle = clean(state.get("command") or "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from textual import work
@@ -15,7 +16,7 @@ from ..core import events as ev
 from ..core.events import Event
 from .agent_pane import AgentPane
 from .bridge import EngineBatch, EventBatcher
-from .config import apply_config
+from .config import apply_config, key_label
 from .command_log import CommandLog, describe_entry
 from .diff_pane import DiffPane
 from .history import History
@@ -47,6 +48,7 @@ class CockpitApp(App):
         Binding("alt+right", "diff_step(1)", "Newer diff", id="diff.newer"),
         Binding("f8", "agent_pause", "Agent pause", id="agent.pause"),
         Binding("f9", "agent_stop", "Agent stop", id="agent.stop"),
+        Binding("f10", "handoff", "Handoff", id="handoff"),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
     ]
 
@@ -65,6 +67,8 @@ class CockpitApp(App):
         self._unsubscribe = None
         self._picture_due = False
         self.picture_labels = False
+        self.human_has_control = False
+        self._agent_state: dict = {}
         loaded = load_themes()
         self.theme_errors = loaded.errors
         for t in loaded.themes.values():
@@ -157,6 +161,8 @@ class CockpitApp(App):
                     agent_lines += [(line, stderr) for line in event.data["lines"]]
                 elif kind.startswith(("agent", "control.", "session.")):
                     self._track_agent(event)
+                elif kind in (ev.HANDOFF, ev.RESUMED, ev.NEEDS_HUMAN, ev.NEEDS_CLEARED):
+                    self._track_control(event)
             if tabs_changed:
                 self.refresh_tabs()
             if refs_changed:
@@ -185,12 +191,12 @@ class CockpitApp(App):
     def _track_agent(self, event: Event) -> None:
         data = event.data
         if event.kind == ev.AGENT_STATE:
-            self.query_one(StatusBar).set(agent=describe_agent(data))
-            self.query_one(AgentPane).show_state(data)
-        elif event.kind == ev.AGENTS_HELD:
+            self._agent_state = data
+            self._show_agent()
+        elif event.kind == ev.AGENTS_HELD and not self.human_has_control:
             self.query_one(StatusBar).set(control=f"agents wait: {data['reason']}")
         elif event.kind == ev.AGENTS_RELEASED:
-            self.query_one(StatusBar).set(control="human")
+            self.query_one(StatusBar).set(control=self._in_control())
         elif event.kind == ev.SESSION_CLOSED:
             self.query_one(StatusBar).set(last_error="the session has ended")
             self.notify("the session has ended: commands cannot run any more",
@@ -198,6 +204,55 @@ class CockpitApp(App):
         elif event.kind == ev.CONTROL_REFUSED:
             self.notify(f"a client of the control socket was refused: {data['reason']}",
                         title="Control socket", severity="warning", markup=False)
+
+    def _in_control(self) -> str:
+        return "agent" if self._agent_state.get("state") not in (None, "exited") else "human"
+
+    def _show_agent(self) -> None:
+        state = self._agent_state
+        if not state:
+            return
+        line = describe_agent(state)
+        if self.human_has_control and state.get("state") == "waiting":
+            line = f"waiting for the human (`{state.get('waiting_for', '')}`)"
+        self.query_one(StatusBar).set(agent=line)
+        self.query_one(AgentPane).show_state(state, line)
+
+    def _track_control(self, event: Event) -> None:
+        """Handoff, resume, and pages that need a person: said loudly, once."""
+        data, status = event.data, self.query_one(StatusBar)
+        key = key_label(self, "handoff")
+        if event.kind == ev.HANDOFF:
+            self.human_has_control = True
+            status.set(control=f"HUMAN ({data['reason']}; {key} resumes)", need="")
+            where = {"window": "in the browser window", "headed": "in the browser window",
+                     "terminal": "here, with typed commands"}.get(data["mode"], "")
+            self.notify(f"you have control {where}; {key} or `resume` gives it back",
+                        title="Handoff", timeout=10, markup=False)
+        elif event.kind == ev.RESUMED:
+            self.human_has_control = False
+            status.set(control=self._in_control())
+            self.notify(f"control is back with the agents after {data['seconds']:g} s",
+                        title="Resumed", markup=False)
+            self._picture_due = True
+        elif event.kind == ev.NEEDS_HUMAN and not self.human_has_control:
+            status.set(need=f"{data['need']} ({data['detail']})")
+            self.bell()
+            self.notify(f"{data['detail']} at {data.get('url', '')}: {key} hands you the "
+                        "browser", title="Needs a human", severity="warning", timeout=20,
+                        markup=False)
+        elif event.kind == ev.NEEDS_CLEARED:
+            status.set(need="")
+        self._show_agent()
+
+    def action_handoff(self) -> None:
+        """One key: take the browser from the agents, or give it back."""
+        if self.human_has_control:
+            self.submit("resume")
+            return
+        need = self.query_one(StatusBar).status.need
+        self.submit(shlex.join(["handoff"] + ([f"needs: {need}"] if need else
+                                              ["taken over in the cockpit"])))
 
     # --- the agent subprocess -------------------------------------------------------------
     @property

@@ -15,6 +15,7 @@ class Status:
     session: str = "default"
     mode: str = "headless"
     control: str = "human"
+    need: str = ""  # what the page needs a person for, while it does
     agent: str = "no agent"
     recording: str = "not recording"
     busy: int = 0  # commands queued or running
@@ -25,7 +26,7 @@ class StatusBar(Widget):
     """`set` only records and asks for a repaint: a burst of events costs one render, and
     the line is always drawn in the current theme's colours."""
 
-    COMPONENT_CLASSES = {"status--key", "status--error", "status--busy"}
+    COMPONENT_CLASSES = {"status--key", "status--error", "status--busy", "status--need"}
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -45,6 +46,9 @@ class StatusBar(Widget):
                              ("rec", s.recording)):
             text.append(f"{label} ", style=key)
             text.append(clean(value) + "  ")
+        if s.need:
+            text.append(f"NEEDS A HUMAN: {clean(s.need)}  ",
+                        style=self.get_component_rich_style("status--need", partial=True))
         if s.busy:
             text.append(f"{s.busy} running/queued  ",
                         style=self.get_component_rich_style("status--busy", partial=True))

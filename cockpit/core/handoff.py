@@ -1,0 +1,287 @@
+"""Who has control of the browser: handing it to a human and back, and noticing when an
+agent needs one (a CAPTCHA, a one-time code, a login wall, or a run of failures).
+
+While the human has control, agents' commands wait in the session's queue; on resume the
+browser goes back to headless with whatever the human left, and the agent's next result
+carries what changed: a diff against the snapshot taken at handoff, and a fresh one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+
+from . import events as ev
+from .diff import diff
+from .errors import BrowserNotFoundError, CommandError
+from .needs import Need, detect_need
+from .relaunch import BrowserState, capture, display_problem, relaunch
+from .render import View, render
+from .result import Outcome, Result
+from .snapshot import Snapshot
+from .targets import as_ref
+
+if TYPE_CHECKING:
+    from .session import Session
+    from .tab import Tab
+
+FAILURES_BEFORE_HINT = 3
+POLL_S = 1.0  # how often the window's state is saved (closing it resumes from that)
+DIFF_LINES = 20
+HINT = ("if a person must step in (a CAPTCHA, a code, a login), ask for one: "
+        "`handoff \"what they should do\"`")
+
+
+class Handoff:
+    """The session's control state; `session.handoff`."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.active = False  # the human has control
+        self.reason = ""
+        self.mode = ""  # "window" (relaunched headed), "headed" (was already), "terminal"
+        self.since = 0.0
+        self.need: Need | None = None  # what the last checked page needs, if anything
+        self.need_at_handoff: Need | None = None
+        self.auto_handoff = False
+        self.auto_resume = False
+        self.note: dict[str, Any] | None = None  # what changed, for the agent's next result
+        self._before: Snapshot | None = None
+        self._before_state: BrowserState | None = None
+        self._last_state: BrowserState | None = None  # the window's, saved every POLL_S
+        self._window_closed = False
+        self._human_commands: list[str] = []
+        self._streak: dict[str, int] = {}
+        self._poller: asyncio.Task | None = None
+        self._background: set[asyncio.Task] = set()
+
+    def status(self) -> dict[str, Any]:
+        return {"human_has_control": self.active, "reason": self.reason or None,
+                "mode": self.mode or None, "needs": self.need.to_json() if self.need else None}
+
+    # --- handing over ---------------------------------------------------------------------
+    async def start(self, reason: str, terminal: bool = False) -> Outcome:
+        session = self.session
+        if self.active:
+            raise CommandError(f"the human already has control ({self.reason}): `resume` "
+                               "gives it back")
+        reason = reason or (f"needs: {self.need.kind}" if self.need else "asked for")
+        tab = await session.ensure_tab()
+        with contextlib.suppress(Exception):
+            await tab.take_snapshot()
+        self._before = tab.snapshot
+        self._before_state = await capture(session)
+        problem = None if session.headed else display_problem()
+        if terminal or problem == "none":
+            self.mode = "terminal"
+        elif problem:
+            raise CommandError(f"cannot show a window: {problem}. The browser stays headless "
+                               "and untouched; or drive it from here with `handoff --terminal`")
+        elif session.headed:
+            self.mode = "headed"
+        else:
+            await self._switch(headless=False, state=self._before_state)
+            self.mode = "window"
+            with contextlib.suppress(Exception):  # refs for the human's typed commands
+                await session.active.take_snapshot()
+        self.active, self.reason, self.since = True, reason, time.time()
+        self.need_at_handoff = self.need
+        self._window_closed = False
+        self._human_commands = []
+        self._last_state = self._before_state
+        session.hold_agents(f"the human has control: {reason}", "handoff")
+        if self.mode == "window":
+            self._poller = asyncio.ensure_future(self._poll())
+        session.bus.emit(ev.HANDOFF, reason=reason, mode=self.mode,
+                         tabs=len(session.tabs), active=session.active.index)
+        return Outcome(self._handed_text(), {"handoff": self.status()})
+
+    def _handed_text(self) -> str:
+        session = self.session
+        where = f"{len(session.tabs)} tab(s), tab {session.active.index} in front"
+        after = "agents' commands wait until `resume`"
+        if self.mode == "terminal":
+            return (f"the human has control ({self.reason}). There is no display here (over "
+                    f"SSH?), so the browser stays headless ({where}): drive it with typed "
+                    f"commands and the page picture, then `resume`; {after}")
+        shown = "is a visible window" if self.mode == "window" else "is already visible"
+        return (f"the human has control ({self.reason}); the browser {shown} ({where}). "
+                f"Act in the window, then `resume` or close the window; {after}")
+
+    async def _switch(self, headless: bool, state: BrowserState) -> None:
+        """Relaunch; if that fails, relaunch the way it was so the session keeps a browser."""
+        try:
+            await relaunch(self.session, headless, state)
+        except BrowserNotFoundError as exc:
+            await relaunch(self.session, not headless, state)
+            raise CommandError(f"could not open the browser "
+                               f"{'headless' if headless else 'in a window'}: {exc}. The "
+                               "browser runs as before, with its tabs; `handoff --terminal` "
+                               "lets the human drive it from here") from None
+
+    async def _poll(self) -> None:
+        """Keep the window's state (closing the window resumes from it), follow the tab the
+        human brings to front, and with --auto-resume resume once the challenge is gone."""
+        session, clear_polls = self.session, 0
+        while self.active and not self._window_closed:
+            await asyncio.sleep(POLL_S)
+            if session.switching or session.context is None or self._window_closed:
+                continue
+            with contextlib.suppress(Exception):
+                state = await capture(session, front_from_window=True)
+                if state.tabs and not self._window_closed:
+                    self._last_state = state
+                    front = state.tabs[state.active].tab
+                    if front is not None and front is not session.active:
+                        await session.switch_to(front)
+            if self.auto_resume and self.need_at_handoff and session.active is not None:
+                need = await detect_need(session.active.page)
+                clear_polls = 0 if need else clear_polls + 1
+                if clear_polls >= 2:  # gone for two polls, not just mid-navigation
+                    self._later(session.run("resume", source="cockpit"))
+                    return
+
+    def browser_gone(self) -> None:
+        """The browser's window was closed: during a handoff, that is the human's resume."""
+        if self.active and self.mode == "window" and not self._window_closed:
+            self._window_closed = True
+            self._later(self.session.run("resume", source="human"))
+
+    # --- handing back ---------------------------------------------------------------------
+    async def end(self) -> Outcome:
+        session = self.session
+        if not self.active:
+            raise CommandError("nobody has handed the browser over: `handoff [REASON]` gives "
+                               "it to the human")
+        if self._poller is not None:
+            self._poller.cancel()
+            self._poller = None
+        if self.mode == "window":
+            state = self._last_state
+            if not self._window_closed:
+                with contextlib.suppress(Exception):
+                    state = await capture(session, front_from_window=True)
+            await relaunch(session, True, state)
+        else:
+            state = await capture(session)
+        tab = await session.ensure_tab()
+        after = None
+        with contextlib.suppress(Exception):
+            after = await tab.take_snapshot()
+        note = self._what_changed(tab, after, state)
+        self.active, self.mode = False, ""
+        self.note = note
+        session.release_agents("handoff")
+        session.bus.emit(ev.RESUMED, **{k: v for k, v in note.items() if k != "snapshot"})
+        return Outcome(note["text"], {"handoff": note})
+
+    def _what_changed(self, tab: Tab, after: Snapshot | None,
+                      state: BrowserState) -> dict[str, Any]:
+        before_state = self._before_state
+        old_urls = [t.url for t in before_state.tabs] if before_state else []
+        new_urls = [t.url for t in state.tabs]
+        old_cookies = {c["name"] for c in before_state.cookies} if before_state else set()
+        new_cookies = sorted({c["name"] for c in state.cookies} - old_cookies)
+        seconds = round(time.time() - self.since, 1)
+        lines = [f"The human had control for {seconds:g} s ({self.reason}) and handed the "
+                 f"browser back."]
+        facts = []
+        if old_urls != new_urls:
+            facts.append(f"tabs: {', '.join(old_urls) or '-'} -> {', '.join(new_urls)}")
+        if new_cookies:
+            facts.append(f"new cookies: {', '.join(new_cookies)}")
+        if self._human_commands:
+            facts.append(f"commands they typed: {len(self._human_commands)}")
+        lines += facts or ["no tab, URL or cookie changed"]
+        note: dict[str, Any] = {"reason": self.reason, "seconds": seconds,
+                                "tabs_before": old_urls, "tabs_after": new_urls,
+                                "new_cookies": new_cookies,
+                                "human_commands": len(self._human_commands)}
+        if after is not None:
+            d = diff(_rekeyed(self._before, after), after)
+            note["diff"] = d.to_json()
+            note["snapshot"] = render(after, View(interactive=True))
+            lines += [f"What the human changed on tab {tab.index} (since the handoff):",
+                      d.text(limit=DIFF_LINES),
+                      f"Snapshot of tab {tab.index} now ({after.url}); refs from before the "
+                      "handoff are void, use these:", note["snapshot"]]
+        note["text"] = "\n".join(lines)
+        return note
+
+    # --- every command passes here ----------------------------------------------------------
+    def refuse_stale(self, line: str, source: str) -> Result | None:
+        """The agent's first command after a resume may still use refs of the page it saw
+        before: those now name other elements, so it gets what changed instead."""
+        if source != "agent" or self.note is None:
+            return None
+        if not any(as_ref(word) for word in line.split()[1:]):
+            return None
+        note, self.note = self.note, None
+        return Result(line, False, note["text"], "the browser was handed to a human and back "
+                      "while this command waited, so its refs are void: read what changed "
+                      "(in the output) and use the new refs", {"handoff": note},
+                      exit_code=1, source=source)
+
+    def after_command(self, result: Result, source: str) -> None:
+        if self.active and source == "human" and not result.command.startswith("handoff"):
+            self._human_commands.append(result.command)
+        if source == "agent" and self.note is not None and result.exit_code != 4:
+            note, self.note = self.note, None
+            result.output = note["text"] + ("\n\n" + result.output if result.output else "")
+            result.data = {**result.data, "handoff": note}
+        if source in ("human", "cockpit") or result.exit_code == 4:
+            return
+        streak = 0 if result.ok else self._streak.get(source, 0) + 1
+        self._streak[source] = streak
+        if streak >= FAILURES_BEFORE_HINT:
+            result.error = f"{result.error} ({streak} commands in a row have failed: {HINT})"
+            if streak == FAILURES_BEFORE_HINT:
+                self.session.bus.emit(ev.NEEDS_HUMAN, need="stuck", url=self.session.active.url
+                                      if self.session.active else "",
+                                      detail=f"{streak} failed commands in a row ({source})")
+
+    async def check_page(self, tab: Tab) -> Need | None:
+        """After a step that may have changed the page: does it need a person now?"""
+        need = await detect_need(tab.page)
+        old = self.need
+        self.need = need
+        if need is None:
+            if old is not None:
+                self.session.bus.emit(ev.NEEDS_CLEARED, need=old.kind, url=tab.url)
+            return None
+        if old is None or (old.kind, old.url) != (need.kind, need.url):
+            self.session.bus.emit(ev.NEEDS_HUMAN, tab=tab.id, need=need.kind,
+                                  detail=need.detail, url=need.url)
+            if self.auto_handoff and not self.active:
+                self._later(self.session.run(
+                    f"handoff 'needs: {need.kind} ({need.detail})'", source="cockpit"))
+        return need
+
+    def _later(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def close(self) -> None:
+        for task in [self._poller, *self._background]:
+            if task is not None:
+                task.cancel()
+
+
+def _rekeyed(old: Snapshot | None, new: Snapshot) -> Snapshot | None:
+    """The handoff snapshot with its refs renamed to the new page's, matched by role, name
+    and order: a relaunched page numbers its refs afresh, so a ref-keyed diff would call
+    every element new."""
+    if old is None:
+        return None
+    free: dict[tuple[str, str], list[str]] = {}
+    for ref, node in new.refs.items():
+        free.setdefault((node.role, node.name), []).append(ref)
+    refs = {}
+    for ref, node in old.refs.items():
+        matches = free.get((node.role, node.name))
+        key = matches.pop(0) if matches else ref if ref not in new.refs else f"{ref}-gone"
+        refs[key] = node
+    return Snapshot(old.roots, url=old.url, title=old.title, doc=new.doc, refs=refs)

@@ -1,0 +1,57 @@
+"""The cockpit says when a page needs a person, and F10 hands the browser over and back.
+
+Without a display the handoff happens in the terminal (no relaunch), so these run on the
+shared session; the window handoff is covered in test_handoff.py under Xvfb."""
+
+from __future__ import annotations
+
+from conftest import ok
+from test_tui import app_for, log_rows, type_command, until
+
+from cockpit.tui.command_log import CommandLog
+from cockpit.tui.status_bar import StatusBar
+
+
+async def to_the_challenge(s, site) -> None:
+    await ok(s, f"goto {site.url}/login")
+    page = s.active.page
+    await page.fill("#email", site.email)
+    await page.fill("#password", site.password)
+    await page.click("button[type=submit]")
+    await page.wait_for_url("**/mfa")
+    await page.fill("#code", site.mfa_code)
+
+
+async def test_needs_a_human_then_f10_hands_over_and_back(s, site, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)  # no window: the terminal handoff
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    app = app_for(s)
+    bells = []
+    app.bell = lambda: bells.append(1)
+    status = None
+    try:
+        async with app.run_test(size=(180, 50)) as pilot:
+            status = app.query_one(StatusBar).status
+            await to_the_challenge(s, site)
+            await type_command(pilot, "click 'button[type=submit]'")  # Verify -> challenge
+            await until(pilot, lambda: status.need.startswith("captcha"))
+            assert bells, "the terminal bell rang"
+            await until(pilot, lambda: app.query_one(CommandLog).rows[-1].status == "ok")
+            assert "needs: captcha" in app.query_one(CommandLog).rows[-1].output
+            await pilot.press("f10")
+            await until(pilot, lambda: app.human_has_control)
+            assert status.control.startswith("HUMAN (needs: captcha") and status.need == ""
+            assert s.agents_held and s.handoff.mode == "terminal"
+            # the human solves it from the prompt
+            await type_command(pilot, f"fill '#answer' {site.captcha_answer}")
+            await type_command(pilot, "click 'button[type=submit]'")
+            await until(pilot, lambda: s.active.url.endswith("/inbox"))
+            await pilot.press("f10")
+            await until(pilot, lambda: not app.human_has_control)
+            assert status.control == "human" and s.agents_held is None
+            await until(pilot, lambda: log_rows(app)[-1][2] == "resume"
+                        and log_rows(app)[-1][3] == "ok")
+            assert "The human had control" in log_rows(app)[-1][5]
+    finally:
+        if s.handoff.active:  # the shared session must not stay handed over
+            await s.run("resume")
