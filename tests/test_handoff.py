@@ -195,6 +195,7 @@ async def test_no_display_hands_off_in_the_terminal(fresh, site, monkeypatch):
     result = await ok(s, "handoff type the code")
     assert "no display here" in result.output and "typed commands" in result.output
     assert not s.headed and s.handoff.mode == "terminal" and s.agents_held
+    assert "control: the human (type the code; terminal)" in (await ok(s, "status")).output
     await ok(s, f"goto {site.url}/")  # the human drives from the prompt
     waiting = asyncio.ensure_future(s.run("url", source="agent", timeout=0.3))
     timed_out = await waiting
@@ -233,3 +234,34 @@ async def test_an_agent_command_queued_behind_a_human_one_still_waits(fresh, sit
     assert not agent.done(), "a queued agent command slipped past the hold"
     s.release_agents("handoff")
     assert (await asyncio.wait_for(agent, 10)).ok
+
+
+async def test_auto_handoff_at_a_challenge_and_auto_resume_once_solved(fresh, site,
+                                                                        monkeypatch):
+    s = fresh
+    monkeypatch.delenv("DISPLAY", raising=False)  # the terminal handoff: no relaunch
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    s.handoff.auto_handoff = s.handoff.auto_resume = True
+    await ok(s, f"goto {site.url}/login")
+    page = s.active.page
+    await page.fill("#email", site.email)
+    await page.fill("#password", site.password)
+    await page.click("button[type=submit]")
+    await page.wait_for_url("**/mfa")
+    await page.fill("#code", site.mfa_code)
+    result = await ok(s, "click 'button[type=submit]'")  # to the challenge
+    assert result.data["needs"] == "captcha" and "needs: captcha" in result.output
+    for _ in range(50):
+        if s.handoff.active:
+            break
+        await asyncio.sleep(0.1)
+    assert s.handoff.active and s.handoff.reason.startswith("needs: captcha")
+    await ok(s, f"fill '#answer' {site.captcha_answer}")  # the human, from the prompt
+    await ok(s, "click 'button[type=submit]'")
+    for _ in range(60):
+        if not s.handoff.active:
+            break
+        await asyncio.sleep(0.1)
+    assert not s.handoff.active and s.agents_held is None
+    resumed = [e for e in s.events if e.kind == ev.RESUMED]
+    assert resumed and resumed[-1].data["tabs_after"] == [f"{site.url}/inbox"]

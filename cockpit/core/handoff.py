@@ -92,8 +92,7 @@ class Handoff:
         self._human_commands = []
         self._last_state = self._before_state
         session.hold_agents(f"the human has control: {reason}", "handoff")
-        if self.mode == "window":
-            self._poller = asyncio.ensure_future(self._poll())
+        self._poller = asyncio.ensure_future(self._poll())
         session.bus.emit(ev.HANDOFF, reason=reason, mode=self.mode,
                          tabs=len(session.tabs), active=session.active.index)
         return Outcome(self._handed_text(), {"handoff": self.status()})
@@ -129,19 +128,24 @@ class Handoff:
             await asyncio.sleep(POLL_S)
             if session.switching or session.context is None or self._window_closed:
                 continue
-            with contextlib.suppress(Exception):
-                state = await capture(session, front_from_window=True)
-                if state.tabs and not self._window_closed:
-                    self._last_state = state
-                    front = state.tabs[state.active].tab
-                    if front is not None and front is not session.active:
-                        await session.switch_to(front)
+            if self.mode == "window":
+                await self._follow_window()
             if self.auto_resume and self.need_at_handoff and session.active is not None:
                 need = await detect_need(session.active.page)
                 clear_polls = 0 if need else clear_polls + 1
                 if clear_polls >= 2:  # gone for two polls, not just mid-navigation
                     self._later(session.run("resume", source="cockpit"))
                     return
+
+    async def _follow_window(self) -> None:
+        session = self.session
+        with contextlib.suppress(Exception):  # a window mid-close: keep the last state
+            state = await capture(session, front_from_window=True)
+            if state.tabs and not self._window_closed:
+                self._last_state = state
+                front = state.tabs[state.active].tab
+                if front is not None and front is not session.active:
+                    await session.switch_to(front)
 
     def browser_gone(self) -> None:
         """The browser's window was closed: during a handoff, that is the human's resume."""

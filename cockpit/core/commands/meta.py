@@ -74,6 +74,15 @@ async def status(ctx, a) -> Outcome:
              f"tabs: {s['tabs']}, active: {active.get('index')} {active.get('url', '')}",
              f"commands run: {s['commands_run']}, up {s['uptime_s']} s",
              f"profile: {s['profile']}", f"files: {s['files']}"]
+    control = s["handoff"]
+    if control["human_has_control"]:
+        lines.append(f"control: the human ({control['reason']}; {control['mode']}); agents "
+                     "wait until `resume`")
+    elif s["agents_held"]:
+        lines.append(f"agents wait: {s['agents_held']}")
+    if control["needs"]:
+        lines.append(f"needs a human: {control['needs']['kind']} "
+                     f"({control['needs']['detail']})")
     if active.get("dialog"):
         d = active["dialog"]
         lines.append(f"a {d['type']} dialog is open: \"{d['message']}\"")
