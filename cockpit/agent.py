@@ -19,7 +19,9 @@ from .core.events import Event
 from .remote.paths import ENV_SESSION, ENV_SOCKET
 
 STOP_GRACE_S = 3.0  # between SIGTERM and SIGKILL
+DRAIN_S = 1.0  # for its last output once it has ended
 MAX_LINE = 4000  # characters of one output line kept; the rest is counted, not kept
+MAX_LINES_AN_EVENT = 200  # a flood keeps the last lines of each read, and counts the rest
 CHUNK = 64 * 1024
 
 
@@ -87,17 +89,28 @@ class AgentProcess:
             self._set_state("waiting" if self._in_flight else "running")
 
     async def stop(self) -> None:
-        """SIGTERM to its process group, SIGKILL after STOP_GRACE_S."""
+        """SIGTERM to its process group, SIGKILL after STOP_GRACE_S. Bounded even when a
+        descendant that left the group (`setsid cmd &`) keeps its output pipes open."""
         proc = self.proc
-        if proc is None or proc.returncode is not None:
+        if proc is None:
             return
-        self._signal(proc, signal.SIGTERM)
-        try:
-            await asyncio.wait_for(proc.wait(), STOP_GRACE_S)
-        except asyncio.TimeoutError:
-            self._signal(proc, signal.SIGKILL)
-            await proc.wait()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if proc.returncode is None:
+            self._signal(proc, signal.SIGTERM)
+            if not await _ended(proc, STOP_GRACE_S):
+                self._signal(proc, signal.SIGKILL)
+                await _ended(proc, STOP_GRACE_S)
+        tasks = [task for task in self._tasks if not task.done()]
+        if not tasks:
+            return
+        _, late = await asyncio.wait(tasks, timeout=DRAIN_S)
+        if late:  # the pipes are still open: closing them ends the readers and proc.wait()
+            proc._transport.close()  # no public way to close a Process's pipes
+            _, late = await asyncio.wait(late, timeout=DRAIN_S)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+        if proc is self.proc and self.state != "exited":
+            self._exited(proc.returncode)  # _watch did not get to say it
 
     async def restart(self) -> None:
         await self.stop()
@@ -116,7 +129,8 @@ class AgentProcess:
 
     # --- watching -----------------------------------------------------------------------
     async def _read(self, stream: asyncio.StreamReader, name: str) -> None:
-        """Chunks, not lines: a flood or a line without end costs one event per chunk."""
+        """Chunks, not lines: a flood or a line without end costs one event per chunk, of
+        at most MAX_LINES_AN_EVENT lines."""
         partial = ""
         while chunk := await stream.read(CHUNK):
             lines = (partial + chunk.decode("utf-8", errors="replace")).split("\n")
@@ -130,20 +144,26 @@ class AgentProcess:
             self._emit_lines(name, [partial])
 
     def _emit_lines(self, stream: str, lines: list[str]) -> None:
+        # "lines" are the lines shown, in order; "dropped" counts those before them that
+        # were not kept (views say "… N lines not shown")
+        dropped = max(0, len(lines) - MAX_LINES_AN_EVENT)
         kept = [line if len(line) <= MAX_LINE else
                 f"{line[:MAX_LINE]}… ({len(line) - MAX_LINE} more characters)"
-                for line in (raw.rstrip("\r") for raw in lines)]
-        self.session.bus.emit(ev.AGENT_OUTPUT, stream=stream, lines=kept)
+                for line in (raw.rstrip("\r") for raw in lines[dropped:])]
+        self.session.bus.emit(ev.AGENT_OUTPUT, stream=stream, lines=kept, dropped=dropped)
 
     async def _watch(self, proc) -> None:
-        code = await proc.wait()
-        if proc is not self.proc:
-            return
+        code = await proc.wait()  # its exit, and its pipes closed: all its output is in
+        if proc is self.proc:
+            self._exited(code)
+
+    def _exited(self, code: int | None) -> None:
         self.exit_code = code
         if self.state == "paused":
             self.session.release_agents()  # nothing left to pause: others may go on
         self._in_flight.clear()
-        self._set_state("exited", f"killed by signal {-code}" if code < 0 else
+        self._set_state("exited", "it did not end after SIGKILL" if code is None else
+                        f"killed by signal {-code}" if code < 0 else
                         f"exited with code {code}")
 
     def _follow_commands(self, event: Event) -> None:
@@ -167,6 +187,16 @@ class AgentProcess:
                                   command=self.command, exit_code=self.exit_code,
                                   waiting_for=self.waiting_for,
                                   pid=self.proc.pid if self.proc else None)
+
+
+async def _ended(proc, timeout: float) -> bool:
+    """Whether it ended within `timeout` s. Not proc.wait(): on Python 3.11 that also
+    waits for its pipes to close, which a descendant outside its group may hold forever."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while proc.returncode is None and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    return proc.returncode is not None
 
 
 def describe(state: dict) -> str:

@@ -17,6 +17,12 @@ def _session_options(parser) -> None:
                         help="browser engine (firefox/webkit need Playwright's own builds)")
     parser.add_argument("--browser-path", metavar="PATH",
                         help="a Chrome/Chromium executable to use instead of the one found")
+    parser.add_argument("--secret", action="append", default=[], metavar="NAME=VALUE",
+                        help="a secret commands use as $NAME, masked in recordings; "
+                             "`--secret NAME` reads it from the environment variable NAME")
+    parser.add_argument("--record", metavar="FILE",
+                        help="record to FILE (default: recordings/SESSION-TIME.jsonl)")
+    parser.add_argument("--no-record", action="store_true", help="do not record")
     parser.add_argument("--auto-handoff", action="store_true",
                         help="hand the browser to the human by itself when a page needs a "
                              "person (a CAPTCHA, a one-time code, a login wall)")
@@ -32,6 +38,14 @@ def session_from_args(args):
                       browser_path=args.browser_path)
     session.handoff.auto_handoff = args.auto_handoff
     session.handoff.auto_resume = args.auto_resume
+    for spec in args.secret:
+        session.secrets.add(spec)  # ValueError names the bad one
+    if not args.no_record:
+        from pathlib import Path
+
+        from .record.recorder import default_path
+        session.recording_path = Path(args.record) if args.record else default_path(
+            session.name)
     return session
 
 

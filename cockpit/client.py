@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncCockpit", "Cockpit", "CockpitError", "CommandFailed", "Unreachable"]
 
 READ_LIMIT = 256 * 1024 * 1024  # answers may carry a picture or a large page's text
+CONNECT_TIMEOUT = 10.0  # seconds for a session to take the connection and the token
 
 
 class CockpitError(Exception):
@@ -130,29 +131,44 @@ class Cockpit(_Commands):
 
     def __init__(self, session: str | None = None, *, socket_path: str | None = None,
                  source: str = "agent", client: str = "python",
-                 on_waiting: Callable[[str], None] | None = None) -> None:
+                 on_waiting: Callable[[str], None] | None = None,
+                 connect_timeout: float = CONNECT_TIMEOUT) -> None:
         self.info = paths.find(session, socket_path)
         self.source = source
         self.on_waiting = on_waiting  # told why a command waits (say, a human has control)
         self._ids = 0
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
+        self._file = None
+        try:  # bounded: a session that accepts and never answers must not hang us
+            self._sock.settimeout(connect_timeout)
             self._sock.connect(str(self.info.socket))
+            self._file = self._sock.makefile("rwb")
+            self._send_raw(_hello(self.info, client))
+            _welcomed(self._receive(connect_timeout), self.info)
+        except TimeoutError:  # socket.timeout: connect, or _receive's
+            self.close()
+            raise Unreachable(f"session {self.info.session!r} did not answer within "
+                              f"{connect_timeout:g} s at {self.info.socket}: it may be "
+                              f"stuck; restart the cockpit that runs it") from None
         except OSError as exc:
-            self._sock.close()
+            self.close()
             raise Unreachable(f"session {self.info.session!r} did not answer at "
                               f"{self.info.socket}: {exc}") from None
-        self._file = self._sock.makefile("rwb")
-        self._send_raw(_hello(self.info, client))
-        _welcomed(self._receive(), self.info)
+        except BaseException:  # refused, or not our protocol: no socket left behind
+            self.close()
+            raise
 
     @property
     def session(self) -> str:
         return self.info.session
 
     def _send_raw(self, data: bytes) -> None:
-        self._file.write(data)
-        self._file.flush()
+        try:
+            self._file.write(data)
+            self._file.flush()
+        except OSError as exc:  # reset, broken pipe: the session is gone or refused us
+            raise Unreachable(f"session {self.session!r} broke the connection: "
+                              f"{exc}") from None
 
     def _receive(self, timeout: float | None = None) -> dict[str, Any]:
         self._sock.settimeout(timeout)
@@ -161,6 +177,9 @@ class Cockpit(_Commands):
         except socket.timeout:
             raise TimeoutError(f"no answer from session {self.session!r} within "
                                f"{timeout:g} s") from None
+        except OSError as exc:
+            raise Unreachable(f"session {self.session!r} broke the connection: "
+                              f"{exc}") from None
         if not line:
             raise Unreachable(f"session {self.session!r} closed the connection (it ended)")
         return json.loads(line)
@@ -171,6 +190,8 @@ class Cockpit(_Commands):
         self._send_raw(encode({"id": self._ids, "op": op, **fields}))
         while True:
             reply = self._receive(wait)
+            if reply.get("id") is None and reply.get("ok") is False:
+                return reply  # the session could not read the request (one is in flight)
             if reply.get("id") != self._ids:
                 continue
             if "waiting" in reply and "ok" not in reply:  # a notice; the answer follows
@@ -214,7 +235,10 @@ class Cockpit(_Commands):
 
     def close(self) -> None:
         try:
-            self._file.close()
+            if self._file is not None:
+                self._file.close()
+        except OSError:
+            pass  # unflushed bytes to a session that is gone
         finally:
             self._sock.close()
 
@@ -250,10 +274,18 @@ class AsyncCockpit(_Commands):
         except OSError as exc:
             raise Unreachable(f"session {self.session!r} did not answer at "
                               f"{self.info.socket}: {exc}") from None
-        self._writer.write(_hello(self.info, self.client))
-        line = await self._reader.readline()
-        _welcomed(json.loads(line) if line else {"error": "it closed the connection"},
-                  self.info)
+        try:
+            self._writer.write(_hello(self.info, self.client))
+            line = await asyncio.wait_for(self._reader.readline(), CONNECT_TIMEOUT)
+            _welcomed(json.loads(line) if line else {"error": "it closed the connection"},
+                      self.info)
+        except BaseException as exc:  # no socket left behind, whatever went wrong
+            self._writer.close()
+            self._reader = self._writer = None
+            if isinstance(exc, (OSError, asyncio.TimeoutError)):
+                raise Unreachable(f"session {self.session!r} did not answer at "
+                                  f"{self.info.socket}: {exc or 'timed out'}") from None
+            raise
         self._pump = asyncio.create_task(self._read_answers())
         return self
 
@@ -285,8 +317,13 @@ class AsyncCockpit(_Commands):
         self._ids += 1
         future = asyncio.get_running_loop().create_future()
         self._waiting[self._ids] = future
-        self._writer.write(encode({"id": self._ids, "op": op, **fields}))
-        await self._writer.drain()
+        try:
+            self._writer.write(encode({"id": self._ids, "op": op, **fields}))
+            await self._writer.drain()
+        except OSError as exc:  # reset, broken pipe: the session is gone
+            self._waiting.pop(self._ids, None)
+            raise Unreachable(f"session {self.session!r} broke the connection: "
+                              f"{exc}") from None
         return await future
 
     async def run(self, command: str, *, timeout: float | None = None,

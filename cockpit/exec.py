@@ -5,10 +5,14 @@ protocol (no Textual, no Playwright) and parses its few options by hand."""
 from __future__ import annotations
 
 import json
+import math
 import shlex
 import sys
 
 from .core.errors import EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT
+from .remote.wire import MAX_REQUEST
+
+ENVELOPE = 200  # bytes a request adds around its command line (id, op, source, timeout)
 
 USAGE = """usage: cockpit exec [--session NAME] [--json] [--timeout S] COMMAND [ARG...]
 
@@ -18,7 +22,8 @@ and print its result. The session is $COCKPIT_SOCKET when set (an agent started 
 
   --session NAME  the session's name
   --json          one JSON result on one line: ok, command, output, error, ms, data
-  --timeout S     give up after S seconds waiting for the command's turn (exit code 4)
+  --timeout S     give up after S seconds waiting for the command's turn (exit code 4);
+                  also bounds reaching the session (default 10 s; exit code 3)
   --socket PATH   a session's socket, as in $COCKPIT_SOCKET
 
 Exit codes: 0 ok; 1 the command failed on the page; 2 usage error; 3 no such live
@@ -58,8 +63,9 @@ def parse(argv: list[str]) -> dict:
                 value = float(value)
             except ValueError:
                 raise _Usage(f"--timeout takes seconds, like 30; got {value!r}") from None
-            if value <= 0:
-                raise _Usage("--timeout must be above 0 seconds")
+            if not math.isfinite(value) or value <= 0:
+                raise _Usage(f"--timeout must be a number of seconds above 0, like 30; "
+                             f"got {value!r}")
         opts[arg[2:]] = value
         i += 1
     words = argv[i:]
@@ -69,6 +75,10 @@ def parse(argv: list[str]) -> dict:
     # one word is taken as the whole line (`cockpit exec 'fill @e4 "a b"'`); several are
     # quoted back, so `cockpit exec fill @e4 "a b"` means the same
     opts["line"] = words[0] if len(words) == 1 else " ".join(shlex.quote(w) for w in words)
+    size = len(json.dumps(opts["line"], ensure_ascii=False).encode("utf-8", "replace"))
+    if size + ENVELOPE > MAX_REQUEST:  # the session would refuse it: say so here
+        raise _Usage(f"the command line is {size} bytes; a request holds at most "
+                     f"{MAX_REQUEST - ENVELOPE}: pass large text through a file or the page")
     return opts
 
 
@@ -84,11 +94,19 @@ def main(argv: list[str]) -> int:
     except _Usage as exc:
         print(f"cockpit exec: {exc}\n\n{USAGE}", file=sys.stderr)
         return EXIT_USAGE
-    from .client import Cockpit, Unreachable
+    from .client import CONNECT_TIMEOUT, Cockpit, Unreachable
     try:
         with Cockpit(opts["session"], socket_path=opts["socket"], client="exec",
-                     on_waiting=lambda why: _say_waiting(why, opts["timeout"])) as cockpit:
+                     on_waiting=lambda why: _say_waiting(why, opts["timeout"]),
+                     connect_timeout=opts["timeout"] or CONNECT_TIMEOUT) as cockpit:
             result = cockpit.run(opts["line"], timeout=opts["timeout"])
+    except KeyboardInterrupt:  # the session takes back the command if it has not started
+        print("cockpit exec: interrupted", file=sys.stderr)
+        return 130
+    except json.JSONDecodeError as exc:  # before ValueError: it is one
+        print(f"cockpit exec: the session sent a reply that is not JSON ({exc}): the "
+              f"socket may not be a Cockpit session's", file=sys.stderr)
+        return EXIT_UNREACHABLE
     except ValueError as exc:  # a bad session name
         print(f"cockpit exec: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .agent import AgentProcess
+from .record.recorder import start_recording
 from .remote.server import ControlServer
 
 
@@ -16,6 +17,7 @@ class Host:
         self.server = ControlServer(session, workspace)
         self.agent = None
         self.agent_command = agent_command
+        self.recorder = None
 
     async def start(self) -> None:
         """Socket first: a second session of the same name fails (AlreadyLive) before a
@@ -26,6 +28,7 @@ class Host:
         except BaseException:
             await self.server.close()
             raise
+        self.recorder = start_recording(self.session)  # before the agent's first step
         if self.agent_command:
             self.agent = AgentProcess(self.agent_command, self.session, self.server.socket)
             await self.agent.start()
@@ -37,3 +40,5 @@ class Host:
             await self.server.close()
         finally:
             await self.session.close()
+            if self.recorder is not None:
+                self.recorder.close()

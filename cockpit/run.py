@@ -10,6 +10,7 @@ from typing import IO
 
 from .cli import session_from_args
 from .core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
+from .record.recorder import start_recording
 
 
 def _lines_from(stream: IO[str]):
@@ -39,6 +40,7 @@ async def run_main(args, first_url: str | None = None) -> int:
         return EXIT_FAILED
     exit_code = EXIT_OK
     read = _lines_from(stream)
+    recorder = start_recording(session)
     try:
         if first_url:
             _print(await session.run(f"goto {first_url}"), args)
@@ -62,6 +64,8 @@ async def run_main(args, first_url: str | None = None) -> int:
                 exit_code = result.exit_code
     finally:
         await session.close()
+        if recorder is not None:
+            recorder.close()
         if stream is not sys.stdin:
             stream.close()
     return exit_code

@@ -8,18 +8,27 @@ import signal
 import sys
 
 from .cli import session_from_args
+from .core import events as ev
 from .core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
 from .host import Host
+from .remote.paths import Unreachable
 from .remote.server import AlreadyLive
 
 
 async def serve_main(args) -> int:
     try:
         session = session_from_args(args)
+        host = Host(session)  # checks the name against the socket directory's path
     except ValueError as exc:
         print(f"cockpit serve: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    host = Host(session)
+    except Unreachable as exc:  # the socket directory is not ours, or not a directory
+        print(f"cockpit serve: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    # no TUI here: say on stderr who was turned away (the server only emits the event)
+    session.bus.subscribe(lambda e: e.kind == ev.CONTROL_REFUSED and print(
+        f"cockpit: control socket: refused a client: {e.data.get('reason')}",
+        file=sys.stderr, flush=True))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -29,6 +38,9 @@ async def serve_main(args) -> int:
     except AlreadyLive as exc:
         print(f"cockpit serve: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except Unreachable as exc:  # the control socket could not be made
+        print(f"cockpit serve: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except (BrowserNotFoundError, ValueError) as exc:
         print(f"cockpit serve: {exc}", file=sys.stderr)
         return EXIT_FAILED

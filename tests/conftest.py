@@ -14,6 +14,7 @@ import pytest
 
 # Profiles and files go to a throwaway state directory, never the user's.
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-test-state-"))
+os.environ.setdefault("COCKPIT_RECORDINGS_DIR", tempfile.mkdtemp(prefix="cockpit-test-rec-"))
 
 from cockpit.core import Session  # noqa: E402
 from cockpit.demo.server import DemoSite  # noqa: E402
@@ -109,3 +110,15 @@ def display():
         os.environ["DISPLAY"] = before
     server.terminate()
     server.wait(5)
+
+
+async def to_the_mfa_code(session: Session, site) -> None:
+    """Sign in on the demo site (as a human would, in the page) and type the MFA code; the
+    next click on the submit button reaches the "verify you are human" challenge."""
+    await ok(session, f"goto {site.url}/login")
+    page = session.active.page
+    await page.fill("#email", site.email)
+    await page.fill("#password", site.password)
+    await page.click("button[type=submit]")
+    await page.wait_for_url("**/mfa")
+    await page.fill("#code", site.mfa_code)

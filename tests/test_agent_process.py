@@ -4,7 +4,10 @@ cockpit staying up whatever the agent does."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import sys
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -12,6 +15,7 @@ import pytest
 from cockpit import agent as agent_module
 from cockpit.agent import AgentProcess
 from cockpit.core import events as ev
+from cockpit.remote import server as server_module
 from cockpit.remote.server import ControlServer
 from cockpit.tui.agent_pane import AgentPane
 from cockpit.tui.app import CockpitApp
@@ -99,8 +103,30 @@ async def test_stop_terminates_then_kills_and_restart_starts_again(s, served, mo
     assert not stubborn.running
 
 
+async def test_stop_returns_when_a_descendant_keeps_its_output_open(s, served, tmp_path):
+    server, seen = served
+    pid_file = tmp_path / "daemon.pid"
+    agent = AgentProcess(f"setsid sh -c 'echo $$ > {pid_file}; exec sleep 30' & "
+                         "echo started; sleep 30", s, server.socket)
+    await agent.start()
+    try:
+        await until(lambda: "started" in output(seen, "stdout") and pid_file.exists()
+                    and pid_file.read_text().strip())
+        began = time.monotonic()
+        await asyncio.wait_for(agent.stop(), 20)
+        assert time.monotonic() - began < agent_module.STOP_GRACE_S + 3
+        assert agent.state == "exited" and not agent.running
+        last = [e for e in seen if e.kind == ev.AGENT_STATE][-1].data
+        assert last["state"] == "exited" and last["exit_code"] == -signal.SIGTERM
+    finally:
+        if pid_file.exists() and pid_file.read_text().strip():
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)  # it left the group: by hand
+        await agent.close()
+
+
 async def test_a_flooding_or_crashing_agent_does_not_take_the_cockpit_down(s, served):
     server, seen = served
+    assert not any(e.kind == ev.AGENT_OUTPUT for e in server.agent)  # a fresh server
     flood = (f"{sys.executable} -c \"import sys; [print('line', i) for i in range(200000)]; "
              f"sys.stdout.write('x' * 100000); sys.exit('crashed')\"")
     app = CockpitApp(s, owns_session=False, pictures=False)
@@ -111,9 +137,16 @@ async def test_a_flooding_or_crashing_agent_does_not_take_the_cockpit_down(s, se
         await until(lambda: agent.state == "exited", timeout=60)
         await pilot.pause(0.2)
         pane = app.query_one(AgentPane)
-        # every line reached the pane (and the bus); the 100,000 x's without a newline
-        # come in pieces, each cut to MAX_LINE characters
-        assert 200_002 <= pane.lines_seen <= 200_030
+        # every line is on the bus, kept or counted: each read keeps its last lines (the
+        # 100,000 x's without a newline come in pieces, each cut to MAX_LINE characters)
+        events = [e.data for e in seen
+                  if e.kind == ev.AGENT_OUTPUT and e.data["stream"] == "stdout"]
+        assert all(len(e["lines"]) <= agent_module.MAX_LINES_AN_EVENT for e in events)
+        assert 200_002 <= sum(len(e["lines"]) + e["dropped"] for e in events) <= 200_030
+        assert sum(e["dropped"] for e in events) > 100_000
+        kept = server.agent  # what a viewer attaching now would get: bounded in bytes
+        assert sum(server_module.size_of(e) for e in kept) <= server_module.AGENT_HISTORY_BYTES
+        assert kept[-1].kind == ev.AGENT_STATE and kept[-1].data["state"] == "exited"
         text = "\n".join(strip.text for strip in pane.lines)
         assert "lines not shown" in text and "crashed" in text
         long_line = [line for line in output(served[1], "stdout") if line.startswith("xxx")]

@@ -9,8 +9,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
+import socket
 import stat
 import sys
+import threading
+import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -139,13 +144,20 @@ async def test_bad_requests_get_errors_and_the_session_serves_on(live):
     assert answer["id"] == 11 and answer["ok"]  # others are still served
 
 
+def dead_socket(path, pid: int = 2 ** 22 + 7) -> None:
+    """A dead session's leftovers: a socket nobody listens on, and an info with a gone pid."""
+    with socket.socket(socket.AF_UNIX) as leftover:
+        leftover.bind(str(path))
+    paths.info_path(path).write_text(json.dumps(
+        {"session": "old", "token": "x", "pid": pid, "workspace": "/"}))
+
+
 async def test_a_stale_socket_is_cleaned_up_and_a_live_one_is_not_taken(s, tmp_path):
     sock = paths.socket_path(s.name, tmp_path)
     paths.private_dir(create=True)
-    sock.write_text("")  # a dead session's leftovers: a file and an info with a gone pid
-    paths.info_path(sock).write_text(json.dumps(
-        {"session": s.name, "token": "x", "pid": 2 ** 22 + 7, "workspace": "/"}))
+    dead_socket(sock)
     assert paths.alive(sock) is None and not sock.exists()
+    assert not paths.info_path(sock).exists()
     first = ControlServer(s, workspace=tmp_path)
     await first.start()
     try:
@@ -265,3 +277,243 @@ async def test_a_cancelled_command_ends_in_the_log_and_frees_the_session(s):
         assert (await s.run("js 1")).output == "1"  # nothing left holding the session
     finally:
         unsubscribe()
+
+
+class FakeSession:
+    """A socket in our directory that looks live (its .json names this process) but is no
+    session: it never answers (`answer` None), or answers the hello with `answer` and
+    notes whether the client then closes its end."""
+
+    def __init__(self, answer: bytes | None) -> None:
+        self.answer = answer
+        self.path = paths.private_dir(create=True) / f"fake-{os.getpid()}.sock"
+        self.listener = socket.socket(socket.AF_UNIX)
+        self.listener.bind(str(self.path))
+        self.listener.listen(8)
+        self.left: list[bool] = []
+        paths.info_path(self.path).write_text(json.dumps(
+            {"session": "fake", "token": "t", "pid": os.getpid(), "workspace": "/"}))
+        if answer is not None:
+            threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            with conn:
+                conn.settimeout(5)
+                if not conn.makefile("rb").readline():
+                    continue  # a liveness probe
+                conn.sendall(self.answer)
+                try:
+                    self.left.append(conn.recv(1) == b"")
+                except OSError:
+                    self.left.append(False)
+
+    def client_left(self, timeout: float = 10) -> bool:
+        deadline = time.monotonic() + timeout
+        while not self.left and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return bool(self.left) and self.left.pop(0)
+
+    def close(self) -> None:
+        self.listener.close()
+        paths.remove(self.path)
+
+
+@contextmanager
+def fake_session(answer: bytes | None):
+    fake = FakeSession(answer)
+    try:
+        yield fake
+    finally:
+        fake.close()
+
+
+async def test_paths_a_user_gave_are_never_removed(tmp_path):
+    notes = tmp_path / "notes.sock"  # --socket pointing at a file of the user's
+    notes.write_text("mine")
+    paths.info_path(notes).write_text("{}")
+    elsewhere = tmp_path / "old.sock"  # a dead session's socket, but not in our directory
+    dead_socket(elsewhere)
+    for target in (notes, elsewhere):
+        code, _, err = await cockpit_exec(None, "--socket", str(target), "title")
+        assert code == 3 and "no live session" in err, err
+    assert notes.read_text() == "mine" and paths.info_path(notes).read_text() == "{}"
+    assert elsewhere.exists() and paths.info_path(elsewhere).exists()
+    regular = paths.private_dir(create=True) / f"0123456789ab-regular{os.getpid()}.sock"
+    regular.write_text("not a socket")  # even in our directory, only sockets are ours
+    try:
+        assert paths.alive(regular) is None and regular.read_text() == "not a socket"
+    finally:
+        regular.unlink()
+
+
+def test_a_busy_session_is_not_taken_for_dead():
+    sock = paths.private_dir(create=True) / f"busy-{os.getpid()}.sock"
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(sock))
+    listener.listen(0)
+    queued = []
+    try:
+        while True:  # fill its listen queue: it never accepts, connecting gets EAGAIN
+            client = socket.socket(socket.AF_UNIX)
+            client.setblocking(False)
+            try:
+                client.connect(str(sock))
+            except BlockingIOError:
+                client.close()
+                break
+            queued.append(client)
+        paths.info_path(sock).write_text(json.dumps(
+            {"session": "busy", "token": "t", "pid": os.getpid(), "workspace": "/"}))
+        info = paths.alive(sock)
+        assert info is not None and info.session == "busy"
+        assert sock.exists() and paths.info_path(sock).exists()
+    finally:
+        for client in queued:
+            client.close()
+        listener.close()
+        paths.remove(sock)
+
+
+async def test_hostile_input_gets_an_error_and_the_session_serves_on(live, s, monkeypatch):
+    replies = await raw(live, b'{"id": 1, "command": "title"}\n', token="\u00e9" * 32)
+    assert len(replies) == 1 and "wrong token" in replies[0]["error"]
+    deep = b"[" * 100_000 + b"]" * 100_000 + b"\n"
+    hello, nested, answer = await raw(live, deep, b'{"id": 2, "command": "title"}\n')
+    assert "nested too deeply" in nested["error"] and answer["id"] == 2 and answer["ok"]
+
+    async def broken(labels: bool = False):
+        raise RuntimeError("the tab went away")
+    monkeypatch.setattr(s, "picture", broken)
+    hello, answer, after = await raw(live, b'{"id": 3, "op": "picture"}\n',
+                                     b'{"id": 4, "command": "js 1"}\n')
+    assert answer["id"] == 3 and not answer["ok"]
+    assert "picture failed in the session: RuntimeError: the tab went away" in answer["error"]
+    assert after["id"] == 4 and after["output"] == "1"
+    lone = json.dumps({"id": 5, "command": "js '\"\\ud800\"'"}).encode() + b"\n"
+    hello, answer = await raw(live, lone)  # a JS string no UTF-8 can hold
+    assert answer["id"] == 5 and answer["ok"], answer
+
+
+async def test_an_over_long_request_is_refused_with_its_reason(live):
+    code, _, err = await cockpit_exec(live, "js", *["1" * 110_000] * 10)
+    assert code == 2 and "a request holds at most" in err, err
+
+    def send_it():
+        with Cockpit(socket_path=str(live.socket)) as browser:
+            return browser.run("js " + "1" * (MAX_REQUEST + 10))
+    result = await asyncio.to_thread(send_it)
+    assert not result.ok and "over 1048576 bytes" in result.error
+
+
+async def test_exec_gives_up_on_a_session_that_never_answers():
+    with fake_session(None) as fake:
+        started = time.monotonic()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "cockpit", "exec", "--socket", str(fake.path), "--timeout",
+            "2", "title", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            _, err = await asyncio.wait_for(proc.communicate(), 20)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+        assert proc.returncode == 3 and b"did not answer within 2 s" in err, err
+        assert time.monotonic() - started < 10
+
+
+async def test_exec_refuses_bad_timeouts_and_replies_that_are_not_json():
+    for bad in ("nan", "inf", "-inf"):
+        code, _, err = await cockpit_exec(None, "--timeout", bad, "title")
+        assert code == 2 and "above 0" in err, (bad, err)
+    with fake_session(b"this is not JSON\n") as fake:
+        code, _, err = await cockpit_exec(None, "--socket", str(fake.path), "title")
+    assert code == 3 and "not JSON" in err, err
+
+
+async def test_a_refused_handshake_leaves_no_socket_open():
+    with fake_session(b'{"ok": false, "error": "wrong token"}\n') as fake:
+        # the errors (kept) hold the clients: only closing can end the connections
+        with pytest.raises(Unreachable, match="refused the connection") as refused:
+            Cockpit(socket_path=str(fake.path))
+        assert await asyncio.to_thread(fake.client_left, 5)
+        with pytest.raises(Unreachable, match="refused the connection") as refused_async:
+            await AsyncCockpit(socket_path=str(fake.path)).connect()
+        assert await asyncio.to_thread(fake.client_left, 5)
+        del refused, refused_async
+
+
+async def test_a_command_whose_client_left_before_its_turn_never_runs(live, s):
+    seen = []
+    unsubscribe = s.bus.subscribe(
+        lambda e: e.kind.startswith("command.") and "left early" in e.data.get("command", "")
+        and seen.append(e))
+    s.hold_agents("held by the test")
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "cockpit", "exec", "js \"document.title = 'left early'\"",
+            env={**os.environ, paths.ENV_SOCKET: str(live.socket)},
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        assert b"waiting: held by the test" in await asyncio.wait_for(proc.stderr.readline(), 30)
+        proc.send_signal(signal.SIGINT)  # Ctrl+C while it waits for its turn
+        assert await asyncio.wait_for(proc.wait(), 10) == 130
+        deadline = time.monotonic() + 5
+        while not any(e.kind == ev.COMMAND_FINISHED for e in seen):  # still held
+            assert time.monotonic() < deadline, "the command was not taken back"
+            await asyncio.sleep(0.05)
+    finally:
+        s.release_agents()
+    await asyncio.sleep(0.3)
+    unsubscribe()
+    assert [e.kind for e in seen] == [ev.COMMAND_QUEUED, ev.COMMAND_FINISHED]
+    assert seen[-1].data["error"] == "cancelled before it ended"
+    assert (await s.run("title")).output != "left early"
+
+
+async def test_closing_the_server_takes_back_commands_waiting_their_turn(s, tmp_path):
+    server = ControlServer(s, workspace=tmp_path)
+    await server.start()
+    finished = []
+    unsubscribe = s.bus.subscribe(
+        lambda e: e.kind == ev.COMMAND_FINISHED and finished.append(e.data))
+    s.hold_agents("held by the test")
+    try:
+        async with AsyncCockpit(socket_path=str(server.socket)) as agent:
+            waiting = asyncio.ensure_future(agent.run("js 'held'"))
+            await asyncio.sleep(0.3)
+            started = time.monotonic()
+            await server.close()
+            assert time.monotonic() - started < 3  # not the 5 s given to running commands
+            with pytest.raises(Unreachable):
+                await waiting
+    finally:
+        s.release_agents()
+        unsubscribe()
+    assert finished and finished[-1]["command"] == "js 'held'"
+    assert finished[-1]["error"] == "cancelled before it ended"
+
+
+async def test_serve_says_what_to_do_when_its_socket_cannot_be_made(tmp_path):
+    import tempfile
+    long_base = tempfile.mkdtemp(dir="/tmp", prefix="c" * (39 - len("/tmp/") - 8))
+    linked = tempfile.mkdtemp(dir="/tmp", prefix="ck")
+    os.symlink(tmp_path, os.path.join(linked, "cockpit"))  # not a directory of ours
+    try:
+        for base, name, code, says in (
+                (long_base, "n" * 50, 2, "allows at most 41 characters"),
+                (linked, "default", 1, "is not a directory of yours")):
+            env = {**os.environ, "XDG_RUNTIME_DIR": base, paths.ENV_SOCKET: ""}
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "cockpit", "serve", "--session", name, cwd=tmp_path,
+                env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            _, err = await asyncio.wait_for(proc.communicate(), 60)
+            assert proc.returncode == code and says in err.decode(), err.decode()
+            assert b"Traceback" not in err
+    finally:
+        os.unlink(os.path.join(linked, "cockpit"))
+        os.rmdir(linked)
+        os.rmdir(long_base)

@@ -10,7 +10,7 @@ import pytest
 from cockpit.core import Session
 from cockpit.core import events as ev
 
-from conftest import ok
+from conftest import ok, to_the_mfa_code
 
 IDB_PUT = """(value) => new Promise((done, fail) => {
   const open = indexedDB.open("cockpit-test", 1);
@@ -242,13 +242,7 @@ async def test_auto_handoff_at_a_challenge_and_auto_resume_once_solved(fresh, si
     monkeypatch.delenv("DISPLAY", raising=False)  # the terminal handoff: no relaunch
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     s.handoff.auto_handoff = s.handoff.auto_resume = True
-    await ok(s, f"goto {site.url}/login")
-    page = s.active.page
-    await page.fill("#email", site.email)
-    await page.fill("#password", site.password)
-    await page.click("button[type=submit]")
-    await page.wait_for_url("**/mfa")
-    await page.fill("#code", site.mfa_code)
+    await to_the_mfa_code(s, site)
     result = await ok(s, "click 'button[type=submit]'")  # to the challenge
     assert result.data["needs"] == "captcha" and "needs: captcha" in result.output
     for _ in range(50):

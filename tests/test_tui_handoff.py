@@ -5,21 +5,11 @@ shared session; the window handoff is covered in test_handoff.py under Xvfb."""
 
 from __future__ import annotations
 
-from conftest import ok
+from conftest import to_the_mfa_code
 from test_tui import app_for, log_rows, type_command, until
 
 from cockpit.tui.command_log import CommandLog
 from cockpit.tui.status_bar import StatusBar
-
-
-async def to_the_challenge(s, site) -> None:
-    await ok(s, f"goto {site.url}/login")
-    page = s.active.page
-    await page.fill("#email", site.email)
-    await page.fill("#password", site.password)
-    await page.click("button[type=submit]")
-    await page.wait_for_url("**/mfa")
-    await page.fill("#code", site.mfa_code)
 
 
 async def test_needs_a_human_then_f10_hands_over_and_back(s, site, monkeypatch):
@@ -32,7 +22,7 @@ async def test_needs_a_human_then_f10_hands_over_and_back(s, site, monkeypatch):
     try:
         async with app.run_test(size=(180, 50)) as pilot:
             status = app.query_one(StatusBar).status
-            await to_the_challenge(s, site)
+            await to_the_mfa_code(s, site)
             await type_command(pilot, "click 'button[type=submit]'")  # Verify -> challenge
             await until(pilot, lambda: status.need.startswith("captcha"))
             assert bells, "the terminal bell rang"

@@ -34,9 +34,12 @@ CHECKED_FOR_NEEDS = frozenset({"snapshot", "tab"})
 async def execute_line(session: Session, line: str, source: str) -> Result:
     """Parse and run one line, turning whatever happens into a Result (never raises)."""
     try:
-        inv = parse(line, session.registry)
+        inv = parse(session.secrets.expand(line) if session.secrets else line,
+                    session.registry)
         outcome = await _run(session, inv, source)
-        return Result(inv.line, True, outcome.output, None, 0.0, outcome.data, source=source)
+        # the line as given: `$NAME` stays a name, the secret's value never shows
+        return Result(line.strip(), True, outcome.output, None, 0.0, outcome.data,
+                      source=source)
     except Exception as exc:
         return _failure(line, exc, source)
 

@@ -115,10 +115,11 @@ class Handoff:
             await relaunch(self.session, headless, state)
         except BrowserNotFoundError as exc:
             await relaunch(self.session, not headless, state)
+            then = ("the human keeps control in the window; try `resume` again" if headless
+                    else "`handoff --terminal` lets the human drive it from here")
             raise CommandError(f"could not open the browser "
                                f"{'headless' if headless else 'in a window'}: {exc}. The "
-                               "browser runs as before, with its tabs; `handoff --terminal` "
-                               "lets the human drive it from here") from None
+                               f"browser runs as before, with its tabs; {then}") from None
 
     async def _poll(self) -> None:
         """Keep the window's state (closing the window resumes from it), follow the tab the
@@ -167,7 +168,11 @@ class Handoff:
             if not self._window_closed:
                 with contextlib.suppress(Exception):
                     state = await capture(session, front_from_window=True)
-            await relaunch(session, True, state)
+            try:
+                await self._switch(headless=True, state=state)
+            except CommandError:
+                self._poller = asyncio.ensure_future(self._poll())  # still the human's
+                raise
         else:
             state = await capture(session)
         tab = await session.ensure_tab()

@@ -19,6 +19,7 @@ from .errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
 from .execute import execute_line
 from .handoff import Handoff
+from .secrets import Secrets
 from .registry import REGISTRY, Registry
 from .result import Result
 from .tab import Tab
@@ -64,6 +65,8 @@ class Session:
         self._agents_go.set()
         self._playwright = None
         self._context = None
+        self.secrets = Secrets()  # --secret NAME=VALUE, used in commands as $NAME
+        self.recording_path: Path | None = None  # where views record it (set by the CLI)
         self.switching = False  # relaunching the browser (handoff): its old pages close
         self.handoff = Handoff(self)
 
@@ -274,6 +277,7 @@ class Session:
             "commands_run": self.commands_run,
             "agents_held": self.agents_held,
             "handoff": self.handoff.status(),
+            "recording": str(self.recording_path) if self.recording_path else None,
             "uptime_s": round(time.time() - self.started_at, 1),
             "profile": str(self.profile_dir),
             "files": str(self.files_dir),

@@ -94,7 +94,11 @@ async def run_demo_tui(args, site: DemoSite) -> int:
     from ..host import Host
     from ..tui.app import CockpitApp
     from ..tui.launch import already_live
-    session = session_from_args(args)
+    try:
+        session = session_from_args(args)
+    except ValueError as exc:
+        print(f"cockpit demo: {exc}", file=sys.stderr)
+        return 2
     problem = already_live(session.name)
     if problem:
         print(f"cockpit demo: {problem}", file=sys.stderr)

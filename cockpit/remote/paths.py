@@ -5,7 +5,11 @@ Sockets sit in a per-user directory of mode 0700 (`$XDG_RUNTIME_DIR/cockpit`, el
 `<key>.sock` (mode 0600) and `<key>.json` (mode 0600: its pid, name, workspace and the
 random token a client must send first). The key is a hash of the workspace plus the
 session name: two workspaces' `default` sessions are two sessions, as their browser
-profiles are, and the path stays short (a Unix socket path has ~100 bytes).
+profiles are, and the path stays short (a Unix socket path has at most 107 bytes).
+
+Cleaning up only ever removes our own leftovers: a socket file in that directory whose
+session is gone, and its .json. A path a user gave (--socket, $COCKPIT_SOCKET) is never
+removed: it may be anything.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from pathlib import Path
 ENV_SESSION = "COCKPIT_SESSION"
 ENV_SOCKET = "COCKPIT_SOCKET"
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+SUN_PATH_MAX = 107  # bytes in a Unix socket's path (sun_path is 108, with its NUL)
+KEY_AND_SUFFIX = len("/0123456789ab-.sock")  # what socket_path adds around the name
 
 
 class Unreachable(Exception):
@@ -59,9 +65,13 @@ def workspace_key(workspace: Path) -> str:
 
 
 def check_name(name: str) -> str:
+    longest = min(64, SUN_PATH_MAX - KEY_AND_SUFFIX - len(os.fsencode(runtime_dir())))
     if not NAME.fullmatch(name) or name in (".", ".."):
-        raise ValueError(f"invalid session name {name!r}: use 1 to 64 letters, digits, "
-                         f"'.', '_' or '-'")
+        raise ValueError(f"invalid session name {name!r}: use 1 to {longest} letters, "
+                         f"digits, '.', '_' or '-'")
+    if len(name) > longest:  # the socket's path would not fit in sun_path
+        raise ValueError(f"session name {name!r} is too long: its socket in "
+                         f"{runtime_dir()} allows at most {longest} characters")
     return name
 
 
@@ -102,28 +112,46 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-def answers(sock: Path) -> bool:
-    """Something accepts connections on this socket right now."""
+def answers(sock: Path) -> bool | None:
+    """True: something accepts connections on this socket; False: nobody listens there
+    (refused, or no such file); None: cannot tell (a full listen queue, a slow peer)."""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(1.0)
     try:
         s.connect(str(sock))
         return True
-    except OSError:
+    except (ConnectionRefusedError, FileNotFoundError):
         return False
+    except OSError:
+        return None  # EAGAIN: a busy session is still a live one
     finally:
         s.close()
 
 
 def alive(sock: Path) -> LiveInfo | None:
-    """The live session on this socket, or None. A socket whose process is gone, or that
-    nobody answers on, is stale: its files are removed so nobody mistakes it again."""
+    """The live session on this socket, or None. A socket whose recorded process is gone,
+    or that refuses connections, is stale: our own leftovers are removed (remove_stale)."""
     info = LiveInfo.read(sock)
-    if info is not None and pid_alive(info.pid) and answers(sock):
-        return info
-    if info is not None or sock.exists():
-        remove(sock)
+    if info is None or pid_alive(info.pid):
+        if answers(sock) is not False:
+            return info  # live (or busy); without its .json we cannot use it, nor judge it
+    remove_stale(sock)
     return None
+
+
+def remove_stale(sock: Path) -> None:
+    """Remove a dead session's socket and .json, only if the socket sits in our private
+    directory and is a socket (or gone): never a file someone pointed us at."""
+    try:
+        if sock.parent.resolve() != private_dir().resolve():
+            return
+        if not stat.S_ISSOCK(sock.lstat().st_mode):
+            return
+    except FileNotFoundError:
+        pass  # the socket went first: its .json is still ours to clear
+    except (OSError, Unreachable):
+        return
+    remove(sock)
 
 
 def remove(sock: Path) -> None:

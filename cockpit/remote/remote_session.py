@@ -60,8 +60,12 @@ class RemoteSession:
         self._tasks: list[asyncio.Task] = []
 
     async def start(self) -> RemoteSession:
-        await self.client.connect()
-        self._state = await self.client.state()
+        await self.client.connect()  # closes its socket itself when the handshake fails
+        try:
+            self._state = await self.client.state()
+        except BaseException:
+            await self.client.close()
+            raise
         self._tasks = [asyncio.create_task(self._follow()), asyncio.create_task(self._refresh())]
         return self
 

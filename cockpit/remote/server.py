@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import heapq
 import hmac
 import json
 import os
 import secrets
-import sys
+import select
+import weakref
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -23,10 +25,14 @@ from .wire import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, e
 
 # Events kept for viewers that attach later: the log's commands (queued, started and
 # finished: 10,000 commands), and apart, so a flood of agent output cannot push commands
-# out, the agent's output and state and who holds control.
+# out, the agent's output and state and who holds control: bounded by bytes too, as one
+# agent.output event may carry hundreds of lines.
 COMMAND_HISTORY = 30_000
 AGENT_HISTORY = 5_000
+AGENT_HISTORY_BYTES = 8 << 20
 SUBSCRIBER_BACKLOG = 20_000  # events queued for one slow subscriber before dropping
+SUBSCRIBER_BYTES = 32 << 20  # ... or this much of them (roughly)
+PEER_CHECK_S = 0.5  # how often a half-closed client is checked for having left for good
 
 
 class AlreadyLive(Exception):
@@ -39,22 +45,37 @@ class ControlServer:
         self.socket = paths.socket_path(session.name, workspace)
         self.token = secrets.token_hex(16)
         self.commands: deque[Event] = deque(maxlen=COMMAND_HISTORY)
-        self.agent: deque[Event] = deque(maxlen=AGENT_HISTORY)
+        self.agent: deque[Event] = deque()
+        self._agent_bytes = 0
+        # tasks in which a command has started (command.started is emitted in the task that
+        # awaits Session.run): a client that leaves takes back only the others
+        self.started: weakref.WeakSet[asyncio.Task] = weakref.WeakSet()
         self._server: asyncio.AbstractServer | None = None
         self._connections: dict[asyncio.Task, _Connection] = {}
         self._unsubscribe = None
         self.refused = 0
 
     async def start(self) -> Path:
-        """Listen; raises AlreadyLive when a live session already has this name here."""
-        paths.private_dir(create=True)
+        """Listen; raises AlreadyLive when a live session already has this name here, and
+        paths.Unreachable, saying what to do, when the socket cannot be made."""
+        try:
+            paths.private_dir(create=True)
+        except OSError as exc:
+            raise paths.Unreachable(f"cannot create {paths.runtime_dir()}: {exc}: make it "
+                                    f"a directory of yours, or set XDG_RUNTIME_DIR to one"
+                                    ) from None
         live = paths.alive(self.socket)  # a stale socket is cleaned up on the way
         if live is not None:
             raise AlreadyLive(f"session {self.session.name!r} is already live here (pid "
                               f"{live.pid}): attach to it with `cockpit attach --session "
                               f"{self.session.name}`, or pick another --session")
-        self._server = await asyncio.start_unix_server(
-            self._serve_client, path=str(self.socket), limit=MAX_REQUEST + 2)
+        try:
+            self._server = await asyncio.start_unix_server(
+                self._serve_client, path=str(self.socket), limit=MAX_REQUEST + 2)
+        except OSError as exc:  # a file in the way, a full disk, a path too long
+            raise paths.Unreachable(f"cannot create the control socket {self.socket}: "
+                                    f"{exc}: remove what is in the way, or pick a shorter "
+                                    f"--session") from None
         os.chmod(self.socket, 0o600)
         self._write_info()
         self._unsubscribe = self.session.bus.subscribe(self._keep)
@@ -78,13 +99,19 @@ class ControlServer:
             self._server.close()
             self._server = None
             # closing each connection ends its handler (end of input); cancelling the
-            # handler instead would make asyncio log an error for each
-            for conn in list(self._connections.values()):
+            # handler instead would make asyncio log an error for each. Commands still
+            # waiting for their turn (agents held) would never get one: taken back now
+            connections = dict(self._connections)
+            for conn in connections.values():
+                conn.cancel_unstarted()
                 conn.writer.close()
-            if self._connections:
-                _, late = await asyncio.wait(list(self._connections), timeout=5)
-                for task in late:  # a command that would not end: the browser closes next
-                    task.cancel()
+            if connections:
+                _, late = await asyncio.wait(list(connections), timeout=5)
+                if late:  # a command that would not end: the browser closes next
+                    stuck = [t for c in connections.values() for t in c.tasks] + list(late)
+                    for task in stuck:
+                        task.cancel()
+                    await asyncio.gather(*stuck, return_exceptions=True)
             if (paths.LiveInfo.read(self.socket) or paths.LiveInfo("", self.socket, "", 0, "")
                     ).token == self.token:  # only our own files: a successor may own them
                 paths.remove(self.socket)
@@ -92,8 +119,13 @@ class ControlServer:
     def _keep(self, event: Event) -> None:
         if event.kind.startswith("command."):
             self.commands.append(event)
+            if event.kind == ev.COMMAND_STARTED and (task := _current_task()) is not None:
+                self.started.add(task)
         elif event.kind.startswith(("agent.", "agents.")):
             self.agent.append(event)
+            self._agent_bytes += size_of(event)
+            while len(self.agent) > AGENT_HISTORY or self._agent_bytes > AGENT_HISTORY_BYTES:
+                self._agent_bytes -= size_of(self.agent.popleft())
 
     def history(self) -> list[Event]:
         return list(heapq.merge(self.commands, self.agent, key=lambda e: e.time))
@@ -107,14 +139,17 @@ class ControlServer:
             await conn.serve()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass  # the client went away: nothing to answer
+        except Exception as exc:  # noqa: BLE001  a bug must end one connection, not more
+            self.session.bus.emit(ev.CONTROL_REFUSED,
+                                  reason=f"connection ended by {type(exc).__name__}: {exc}")
         finally:
             self._connections.pop(task, None)
             await conn.close()
 
     def refuse(self, reason: str) -> None:
+        # an event only, never stderr: a TUI may own the terminal (serve prints it)
         self.refused += 1
         self.session.bus.emit(ev.CONTROL_REFUSED, reason=reason)
-        print(f"cockpit: control socket: refused a client: {reason}", file=sys.stderr)
 
 
 class _Connection:
@@ -132,15 +167,29 @@ class _Connection:
             await self.writer.drain()
 
     async def read(self) -> bytes | None:
-        """One request line; None at the end of input. An oversized line is answered and
-        ends the connection (the rest of it cannot be told from the next request)."""
+        """One request line; None at the end of input. An oversized line is read to its
+        end and discarded, then answered, and ends the connection: closing with unread
+        data would reset it, and the client would never see why."""
         try:
-            line = await self.reader.readline()
-        except ValueError:
+            return await self.reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError as exc:
+            return exc.partial or None  # the last line may lack its newline
+        except asyncio.LimitOverrunError as exc:
+            await self._discard_line(exc.consumed)
             await self.send({"ok": False, "error": f"request line over {MAX_REQUEST} bytes: "
                              "send smaller requests (one command a line)"})
             return None
-        return line or None
+
+    async def _discard_line(self, consumed: int) -> None:
+        while True:
+            await self.reader.readexactly(consumed)  # drop what is buffered so far
+            try:
+                await self.reader.readuntil(b"\n")
+                return
+            except asyncio.IncompleteReadError:
+                return  # the end of input came first
+            except asyncio.LimitOverrunError as exc:
+                consumed = exc.consumed
 
     async def serve(self) -> None:
         if not await self.handshake():
@@ -154,12 +203,36 @@ class _Connection:
                 await self.send({"id": exc.request_id, "ok": False, "error": str(exc)})
                 continue
             # started now, in arrival order: Session.run queues them fairly (FIFO lock)
-            task = asyncio.create_task(self.answer(op, request))
+            task = asyncio.create_task(self.answer(op, request), name=f"cockpit-{op}")
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
-        # end of input (or a half-closed socket): answer what was asked, then close
-        await asyncio.gather(*[t for t in self.tasks if not _is_stream(t)],
-                             return_exceptions=True)
+        # end of input: a half-closed socket still wants its answers; a client that left
+        # for good (exec stopped by Ctrl+C) takes back what has not started yet
+        answers = [t for t in self.tasks if not _is_stream(t)]
+        pending = set(answers)
+        while pending:
+            if self.peer_gone():
+                self.cancel_unstarted()
+            _, pending = await asyncio.wait(pending, timeout=PEER_CHECK_S)
+        await asyncio.gather(*answers, return_exceptions=True)
+
+    def peer_gone(self) -> bool:
+        """The client closed its end for good, not only its writing half (Linux reports
+        POLLHUP on a Unix socket once both halves are shut)."""
+        sock = self.writer.get_extra_info("socket")
+        if sock is None or sock.fileno() < 0:
+            return True
+        poller = select.poll()
+        poller.register(sock.fileno(), 0)  # hang-up and error are reported regardless
+        return any(flags & (select.POLLHUP | select.POLLERR | select.POLLNVAL)
+                   for _, flags in poller.poll(0))
+
+    def cancel_unstarted(self) -> None:
+        """Take back this client's commands that still wait for their turn (Session.run
+        logs each as cancelled); one that started runs to its end."""
+        for task in self.tasks:
+            if task.get_name() == "cockpit-run" and task not in self.server.started:
+                task.cancel()
 
     async def handshake(self) -> bool:
         line = await self.read()
@@ -168,7 +241,9 @@ class _Connection:
         try:
             hello = decode(line or b"")
             token = hello.get("token")
-            good = isinstance(token, str) and hmac.compare_digest(token, self.server.token)
+            # bytes: compare_digest refuses str with non-ASCII characters
+            good = isinstance(token, str) and hmac.compare_digest(
+                token.encode("utf-8", "surrogatepass"), self.server.token.encode())
         except ProtocolError:
             good, token = False, None
         if not good:
@@ -182,6 +257,17 @@ class _Connection:
         return True
 
     async def answer(self, op: str, request: dict[str, Any]) -> None:
+        try:
+            await self._answer(op, request)
+        except ConnectionError:
+            pass  # the client left: the answer has nowhere to go
+        except Exception as exc:  # noqa: BLE001  the client must not wait forever
+            with contextlib.suppress(ConnectionError):
+                await self.send({"id": request.get("id"), "ok": False, "exit_code": 1,
+                                 "error": f"{op} failed in the session: "
+                                          f"{type(exc).__name__}: {exc}"})
+
+    async def _answer(self, op: str, request: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"id": request.get("id")}
         if op == "run":
             source = request.get("source", "agent")
@@ -209,14 +295,16 @@ class _Connection:
         """Every event from now on (after the kept history, when asked), as they come."""
         asyncio.current_task().set_name("cockpit-stream")
         queue: asyncio.Queue[Event] = asyncio.Queue()
-        dropped = 0
+        dropped = queued_bytes = 0
 
         def put(event: Event) -> None:
-            nonlocal dropped
-            if queue.qsize() >= SUBSCRIBER_BACKLOG:
-                queue.get_nowait()
-                dropped += 1
+            nonlocal dropped, queued_bytes
             queue.put_nowait(event)
+            queued_bytes += size_of(event)
+            while queue.qsize() > 1 and (queue.qsize() > SUBSCRIBER_BACKLOG
+                                         or queued_bytes > SUBSCRIBER_BYTES):
+                queued_bytes -= size_of(queue.get_nowait())
+                dropped += 1
 
         past = self.server.history() if request.get("history") else []
         unsubscribe = self.session.bus.subscribe(put)
@@ -226,6 +314,7 @@ class _Connection:
                 await self.send({"event": event.to_json()})
             while True:
                 event = await queue.get()
+                queued_bytes -= size_of(event)
                 if dropped:
                     await self.send({"event": {"kind": "events.dropped", "time": event.time,
                                                "data": {"count": dropped}}})
@@ -235,8 +324,9 @@ class _Connection:
             unsubscribe()
 
     async def close(self) -> None:
-        # a command already sent still runs to its end (its answer has nowhere to go):
-        # cutting it off halfway would leave the page in a state nobody asked for
+        # a command already started still runs to its end (its answer has nowhere to
+        # go): cutting it off halfway would leave the page in a state nobody asked for
+        self.cancel_unstarted()
         for task in self.tasks:
             if _is_stream(task):
                 task.cancel()
@@ -249,6 +339,19 @@ class _Connection:
 
 def _is_stream(task: asyncio.Task) -> bool:
     return task.get_name() == "cockpit-stream"
+
+
+def _current_task() -> asyncio.Task | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # emitted outside the event loop: no task to track
+        return None
+
+
+def size_of(event: Event) -> int:
+    """Roughly the memory an event holds: its output lines dominate."""
+    lines = event.data.get("lines") if event.kind == ev.AGENT_OUTPUT else None
+    return 200 + (sum(len(line) + 60 for line in lines) if lines else 0)
 
 
 def state_of(session) -> dict[str, Any]:

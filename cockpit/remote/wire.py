@@ -37,8 +37,10 @@ class ProtocolError(Exception):
 
 
 def encode(message: dict[str, Any]) -> bytes:
+    # a lone surrogate (a page's JS string, a client's id) cannot be UTF-8: written as
+    # its JSON escape instead, it arrives intact (surrogates only occur inside strings)
     return (json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=str)
-            + "\n").encode("utf-8")
+            + "\n").encode("utf-8", errors="backslashreplace")
 
 
 def decode(line: bytes) -> dict[str, Any]:
@@ -47,6 +49,9 @@ def decode(line: bytes) -> dict[str, Any]:
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"not JSON ({exc}): send one JSON object a line, like "
                             '{"id": 1, "command": "snapshot -i"}') from None
+    except RecursionError:  # "[[[[...": the parser recurses once a level
+        raise ProtocolError("JSON nested too deeply: send one flat JSON object a line"
+                            ) from None
     if not isinstance(message, dict):
         raise ProtocolError(f"expected a JSON object, got {type(message).__name__}")
     return message

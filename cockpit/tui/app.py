@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import shlex
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from .refs_pane import RefsPane
 from .screens import HelpScreen, TextScreen
 from .status_bar import StatusBar
 from .tabs_pane import TabsPane
+from .theme_watch import ThemeReloader
 from .themes import APP_VARIABLES, DEFAULT_THEME, load_themes
 
 TAB_EVENTS = {ev.TAB_OPENED, ev.TAB_CLOSED, ev.TAB_CHANGED, ev.TAB_UPDATED, ev.NAVIGATION}
@@ -70,13 +72,25 @@ class CockpitApp(App):
         self.human_has_control = False
         self._agent_state: dict = {}
         loaded = load_themes()
-        self.theme_errors = loaded.errors
+        self.theme_errors = [str(problem) for problem in loaded.errors]
         for t in loaded.themes.values():
             self.register_theme(t)
         self.wanted_theme = theme or DEFAULT_THEME
+        self.theme_reloader = ThemeReloader(self, loaded.files)
+        self._themes_stop = asyncio.Event()  # set on unmount: ends the theme watcher
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
+        """The cockpit's own variables, for themes that do not set them."""
         return dict(APP_VARIABLES)
+
+    @work(group="themes", exit_on_error=False)
+    async def watch_themes(self) -> None:
+        """Hot reload: theme files edited or added while the app runs."""
+        try:
+            await self.theme_reloader.watch(self._themes_stop)
+        except Exception as exc:  # e.g. out of inotify watches: the themes still work
+            self.notify(f"theme files are not watched: {exc}", title="Theme",
+                        severity="warning", markup=False)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -103,6 +117,7 @@ class CockpitApp(App):
         for error in self.theme_errors:
             self.notify(error, title="Theme refused", severity="error", timeout=10,
                         markup=False)
+        self.watch_themes()
         for error in apply_config(self):  # keys remapped by id from config.yaml
             self.notify(error, title="Config", severity="error", timeout=10, markup=False)
         self._unsubscribe = self.session.bus.subscribe(self._batcher)
@@ -122,13 +137,15 @@ class CockpitApp(App):
                             timeout=30, markup=False)
                 return
         status = self.session.status()
-        self.query_one(StatusBar).set(mode="headed" if status["headed"] else "headless")
+        self.query_one(StatusBar).set(mode="headed" if status["headed"] else "headless",
+                                      recording=_recording(status.get("recording")))
         self.refresh_tabs()
         self.query_one(RefsPane).show(self.session.refs_info())  # attached: already there
         if self.first_url:
             await self.session.run(f"goto {self.first_url}", source="human")
 
     async def on_unmount(self) -> None:
+        self._themes_stop.set()
         if self._unsubscribe:
             self._unsubscribe()
         self._batcher.close()
@@ -224,14 +241,16 @@ class CockpitApp(App):
         key = key_label(self, "handoff")
         if event.kind == ev.HANDOFF:
             self.human_has_control = True
-            status.set(control=f"HUMAN ({data['reason']}; {key} resumes)", need="")
+            status.set(control=f"HUMAN ({data['reason']}; {key} resumes)", need="",
+                       mode="headed" if data["mode"] != "terminal" else "headless")
             where = {"window": "in the browser window", "headed": "in the browser window",
                      "terminal": "here, with typed commands"}.get(data["mode"], "")
             self.notify(f"you have control {where}; {key} or `resume` gives it back",
                         title="Handoff", timeout=10, markup=False)
         elif event.kind == ev.RESUMED:
             self.human_has_control = False
-            status.set(control=self._in_control())
+            status.set(control=self._in_control(),
+                       mode="headed" if self.session.status()["headed"] else "headless")
             self.notify(f"control is back with the agents after {data['seconds']:g} s",
                         title="Resumed", markup=False)
             self._picture_due = True
@@ -334,3 +353,7 @@ class CockpitApp(App):
         self.query_one(PicturePane).border_title = "Page, ref labels" if \
             self.picture_labels else "Page"
         self.refresh_picture()
+
+
+def _recording(path: str | None) -> str:
+    return Path(path).name if path else "off"

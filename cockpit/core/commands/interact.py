@@ -34,8 +34,24 @@ async def dblclick(ctx, a) -> Outcome:
          args=(T, Arg("text", "the new value; quote it if it has spaces")), mutates=True,
          examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"))
 async def fill(ctx, a) -> Outcome:
-    await ctx.on(a.target, lambda loc: loc.fill(a.text, timeout=ctx.timeout))
-    return Outcome(f"filled {ctx.describe(a.target)}")
+    secret = await ctx.on(a.target, lambda loc: _fill(loc, a.text, ctx.timeout))
+    return Outcome(f"filled {ctx.describe(a.target)}", {"secret": True} if secret else {})
+
+
+# A password field's value must never reach a recording: the step says so in its data.
+IS_PASSWORD_JS = "e => e.type === 'password' || /password/i.test(e.autocomplete || '')"
+
+
+async def _fill(loc, text: str, timeout: float) -> bool:
+    await loc.fill(text, timeout=timeout)
+    return await _is_password(loc)
+
+
+async def _is_password(loc) -> bool:
+    try:
+        return bool(await loc.evaluate(IS_PASSWORD_JS, timeout=1000))
+    except Exception:
+        return False
 
 
 @command("type", "interact", "Type text key by key into an element (fires key events).",
@@ -44,9 +60,12 @@ async def fill(ctx, a) -> Outcome:
          details="Unlike fill, type appends and triggers keydown/keyup for every character.",
          examples=('type @e9 "hello"',))
 async def type_(ctx, a) -> Outcome:
-    await ctx.on(a.target, lambda loc: loc.press_sequentially(
-        a.text, delay=a.delay or 0, timeout=ctx.timeout))
-    return Outcome(f"typed {len(a.text)} characters into {ctx.describe(a.target)}")
+    async def act(loc) -> bool:
+        await loc.press_sequentially(a.text, delay=a.delay or 0, timeout=ctx.timeout)
+        return await _is_password(loc)
+    secret = await ctx.on(a.target, act)
+    return Outcome(f"typed {len(a.text)} characters into {ctx.describe(a.target)}",
+                   {"secret": True} if secret else {})
 
 
 @command("press", "interact", "Press a key or chord, on an element or the focused one.",

@@ -1,0 +1,132 @@
+"""The recorder: a bus listener that appends one JSON line per finished step (and per
+handoff, resume, need or agent output) to the session's recording, flushed at once, so a
+killed cockpit leaves a file whose finished steps all parse."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..core import events as ev
+from ..core.targets import as_ref
+from .mask import Masker
+
+FORMAT = "cockpit-recording"
+VERSION = 1
+# Events worth keeping besides the steps: who had control, and what the agent said.
+KEPT_EVENTS = {ev.HANDOFF, ev.RESUMED, ev.NEEDS_HUMAN, ev.NEEDS_CLEARED, ev.AGENT_OUTPUT,
+               ev.AGENT_STATE, ev.TAB_OPENED, ev.TAB_CLOSED}
+MAX_OUTPUT = 20_000  # characters of a step's text kept; the data keeps the structure
+
+
+def default_path(session_name: str) -> Path:
+    """recordings/SESSION-TIME.jsonl in the working directory ($COCKPIT_RECORDINGS_DIR
+    instead, when set: tests keep theirs out of the checkout)."""
+    folder = Path(os.environ.get("COCKPIT_RECORDINGS_DIR") or Path.cwd() / "recordings")
+    return folder / f"{session_name}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+
+
+def start_recording(session) -> Recorder | None:
+    """The recorder for a session whose CLI asked for one (session.recording_path)."""
+    if session.recording_path is None:
+        return None
+    return Recorder(session, session.recording_path).start()
+
+
+class Recorder:
+    """Attach with `Recorder(session, path).start()`; `close()` detaches."""
+
+    def __init__(self, session, path: Path) -> None:
+        self.session = session
+        self.path = Path(path)
+        self.masker = Masker(session.secrets.values)
+        self.steps = 0
+        self._targets: dict[Any, dict[str, dict[str, str]]] = {}
+        self._file = None
+        self._unsubscribe = None
+
+    def start(self) -> Recorder:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._file = os.fdopen(fd, "a", encoding="utf-8")
+        self._write({"type": "header", "format": FORMAT, "version": VERSION,
+                     "session": self.session.name, "started": time.time(),
+                     "cockpit": __version__})
+        self._unsubscribe = self.session.bus.subscribe(self._on_event)
+        return self
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def _write(self, record: dict[str, Any]) -> None:
+        if self._file is None:
+            return
+        self._file.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._file.flush()  # in the OS's hands now: a kill -9 of ours loses nothing
+
+    def _on_event(self, event) -> None:
+        try:
+            if event.kind == ev.COMMAND_STARTED:
+                self._targets[event.data["id"]] = self._refs_of(event.data["command"])
+            elif event.kind == ev.COMMAND_FINISHED:
+                self._step(event)
+            elif event.kind in KEPT_EVENTS:
+                self._write({"type": "event", "time": event.time, "kind": event.kind,
+                             "data": self.masker.value(_small(event.data))})
+        except Exception as exc:  # a recording problem must never stop the session
+            self.session.bus.emit(ev.PAGE_ERROR, tab=None,
+                                  text=f"recording to {self.path} failed: {exc}")
+
+    def _refs_of(self, line: str) -> dict[str, dict[str, str]]:
+        """Role and name of every ref the line uses, as the snapshot knew them before the
+        step ran: what replay finds the element by when refs are numbered differently."""
+        tab = self.session.active
+        snap = tab.snapshot if tab is not None else None
+        found = {}
+        for word in line.split()[1:]:
+            ref = as_ref(word.strip("'\""))
+            node = snap.refs.get(ref) if snap and ref else None
+            if node is not None:  # nth: which of the elements with this role and name
+                nth = sum(1 for r, n in snap.refs.items() if r != ref and n.role == node.role
+                          and n.name == node.name and _before(snap, r, ref))
+                found[ref] = {"role": node.role, "name": node.name, "nth": nth}
+        return found
+
+    def _step(self, event) -> None:
+        data = event.data
+        details = data.get("data") or {}
+        self.masker.learn_from(data["command"], details)
+        self.steps += 1
+        tab = details.get("tab") or (self.session.active.info() if self.session.active
+                                     else {})
+        record = {"type": "step", "n": self.steps, "time": event.time,
+                  "source": data["source"], "command": data["command"], "ok": data["ok"],
+                  "exit_code": data["exit_code"], "ms": data["ms"],
+                  "output": (data["output"] or "")[:MAX_OUTPUT], "error": data["error"],
+                  "tab": tab.get("index"), "url": tab.get("url"),
+                  "diff": details.get("diff"),
+                  "targets": self._targets.pop(data["id"], {})}
+        if "needs" in details:
+            record["needs"] = details["needs"]
+        if isinstance(details.get("handoff"), dict):
+            record["handoff"] = _small(details["handoff"])
+        self._write(self.masker.value(record))
+
+
+def _before(snap, ref: str, other: str) -> bool:
+    keys = list(snap.refs)  # document order
+    return keys.index(ref) < keys.index(other)
+
+
+def _small(data: dict[str, Any]) -> dict[str, Any]:
+    """Event data without what is only for screens (a whole page's snapshot text)."""
+    return {k: v for k, v in data.items() if k not in ("snapshot",)}

@@ -1,0 +1,77 @@
+"""Hot reload of theme files: a changed or new file in a theme dir is loaded again and
+registered; if it is the active theme, the app recolours at once. A bad edit is refused
+with its reason in a notification, and the last good version stays."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual.app import App
+from watchfiles import Change, awatch
+
+from .themes import ThemeRefused, is_theme_file, load_theme, theme_dirs
+
+
+class ThemeReloader:
+    """Applies changed theme files to a running app, keeping the dirs' precedence."""
+
+    def __init__(self, app: App, files: dict[str, Path],
+                 dirs: list[Path] | None = None) -> None:
+        self.app = app
+        self.dirs = [d.resolve() for d in (theme_dirs() if dirs is None else dirs)]
+        # theme name -> the file its registered version is from
+        self.files = {name: path.resolve() for name, path in files.items()}
+
+    def watched_dirs(self) -> list[Path]:
+        """The dirs that exist now (a dir made later is not watched: restart to see it)."""
+        return list(dict.fromkeys(d for d in self.dirs if d.is_dir()))
+
+    def rank(self, path: Path) -> int:
+        parent = path.resolve().parent
+        return max((i for i, d in enumerate(self.dirs) if d == parent), default=-1)
+
+    def reload(self, path: Path) -> str | None:
+        """Load `path` again and register its theme; the name of the theme registered."""
+        path = path.resolve()
+        if not path.is_file():  # deleted or moved away: its theme stays registered
+            return None
+        try:
+            theme = load_theme(path)
+        except ThemeRefused as exc:
+            self.app.notify(f"{exc}\nThe previous version stays.", title="Theme refused",
+                            severity="error", timeout=10, markup=False)
+            return None
+        owner = self.files.get(theme.name)
+        if owner is not None and owner != path and self.rank(owner) > self.rank(path):
+            self.app.notify(f"{path}: theme {theme.name!r} is not used: {owner} overrides it",
+                            title="Theme", severity="warning", markup=False)
+            return None
+        self.app.register_theme(theme)
+        self.files[theme.name] = path
+        if self.app.theme == theme.name:
+            # Same name, new colours: setting `theme` to its own value is a no-op, so force
+            # the reactive's watcher, which rebuilds the CSS variables and restyles.
+            self.app.mutate_reactive(App.theme)
+        self.app.notify(f"theme {theme.name!r} loaded from {path}", title="Theme",
+                        timeout=3, markup=False)
+        return theme.name
+
+    async def watch(self, stop: asyncio.Event) -> None:
+        """Reload theme files as they change, until `stop` is set."""
+        dirs = self.watched_dirs()
+        if not dirs:
+            return
+
+        def wanted(change: Change, name: str) -> bool:
+            return change != Change.deleted and is_theme_file(Path(name))
+
+        # watchfiles debounces: an editor's burst of writes arrives as one set.
+        async for changes in awatch(*dirs, watch_filter=wanted, stop_event=stop,
+                                    recursive=False):
+            for path in sorted({Path(name) for _, name in changes}):
+                try:
+                    self.reload(path)
+                except Exception as exc:  # one bad reload must not end hot reload
+                    self.app.notify(f"{path}: {exc}", title="Theme reload failed",
+                                    severity="error", timeout=10, markup=False)
