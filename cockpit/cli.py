@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-SUBCOMMANDS = ("run", "serve", "exec", "attach", "demo", "commands")
+SUBCOMMANDS = ("run", "serve", "exec", "attach", "demo", "commands", "themes")
 
 
 def _session_options(parser) -> None:
@@ -118,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     if command == "exec":  # the agents' hot path: no argparse, no asyncio, no browser
         from .exec import main as exec_main
         return exec_main(argv[1:])
+    if command == "themes":
+        from .tui.themes import themes_main
+        return themes_main(argv[1:])
     import asyncio
     args = build_parser(command).parse_args(argv[1:] if command else argv)
     try:

@@ -25,10 +25,8 @@ async def serve_main(args) -> int:
     except Unreachable as exc:  # the socket directory is not ours, or not a directory
         print(f"cockpit serve: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    # no TUI here: say on stderr who was turned away (the server only emits the event)
-    session.bus.subscribe(lambda e: e.kind == ev.CONTROL_REFUSED and print(
-        f"cockpit: control socket: refused a client: {e.data.get('reason')}",
-        file=sys.stderr, flush=True))
+    # no TUI here: say on stderr who was turned away and when a person is needed
+    session.bus.subscribe(_tell)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -60,3 +58,19 @@ async def serve_main(args) -> int:
         return EXIT_OK
     finally:
         await host.close()
+
+
+def _tell(event) -> None:
+    data, line = event.data, None
+    if event.kind == ev.CONTROL_REFUSED:
+        line = f"control socket: refused a client: {data.get('reason')}"
+    elif event.kind == ev.NEEDS_HUMAN:
+        line = (f"\a needs a human: {data['need']} ({data['detail']}) at {data.get('url')}: "
+                "`cockpit attach` then F10, or `cockpit exec handoff`")
+    elif event.kind == ev.HANDOFF:
+        line = (f"the human has control ({data['reason']}, {data['mode']}); "
+                "`cockpit exec resume` ends it")
+    elif event.kind == ev.RESUMED:
+        line = f"resumed after {data['seconds']:g} s: agents carry on"
+    if line:
+        print(f"cockpit: {line}", file=sys.stderr, flush=True)

@@ -259,3 +259,14 @@ async def test_auto_handoff_at_a_challenge_and_auto_resume_once_solved(fresh, si
     assert not s.handoff.active and s.agents_held is None
     resumed = [e for e in s.events if e.kind == ev.RESUMED]
     assert resumed and resumed[-1].data["tabs_after"] == [f"{site.url}/inbox"]
+
+
+async def test_resume_from_outside_is_not_held_like_an_agent_command(fresh, site,
+                                                                      monkeypatch):
+    s = fresh
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    await ok(s, "handoff --terminal")
+    # `cockpit exec resume` arrives as an agent's command: it must not wait for itself
+    result = await asyncio.wait_for(s.run("resume", source="agent"), 10)
+    assert result.ok and s.agents_held is None

@@ -135,7 +135,7 @@ class Session:
         try:
             try:
                 async with asyncio.timeout(timeout):
-                    await self._wait_turn(source)
+                    await self._wait_turn(source, line)
             except TimeoutError:
                 result.exit_code = EXIT_WAIT_TIMEOUT
                 result.error = (f"timed out after {timeout:g} s waiting for its turn "
@@ -156,7 +156,9 @@ class Session:
             self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source,
                           exit_code=result.exit_code, **result.to_json())
 
-    async def _wait_turn(self, source: str) -> None:
+    async def _wait_turn(self, source: str, line: str) -> None:
+        if line.split(maxsplit=1)[:1] in (["resume"], ["status"]):
+            source = "human"  # whoever asks (`cockpit exec resume` too) is not held
         while True:
             while source == "agent" and self._holds:
                 await self._agents_go.wait()

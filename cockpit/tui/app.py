@@ -109,11 +109,9 @@ class CockpitApp(App):
         yield Footer()
 
     async def on_mount(self) -> None:
-        if self.wanted_theme in self.available_themes:
-            self.theme = self.wanted_theme
-        else:
-            self.theme_errors.append(f"no theme named {self.wanted_theme!r}; themes: "
-                                     f"{', '.join(sorted(self.available_themes))}")
+        problem = self.theme_reloader.activate(self.wanted_theme)
+        if problem:
+            self.theme_errors.append(problem)
         for error in self.theme_errors:
             self.notify(error, title="Theme refused", severity="error", timeout=10,
                         markup=False)
@@ -175,6 +173,9 @@ class CockpitApp(App):
                     refs_changed = True
                 elif kind == ev.AGENT_OUTPUT:
                     stderr = event.data["stream"] == "stderr"
+                    if event.data.get("dropped"):  # a flood: only its last lines came
+                        agent_lines.append((f"… {event.data['dropped']} lines not shown",
+                                            True))
                     agent_lines += [(line, stderr) for line in event.data["lines"]]
                 elif kind.startswith(("agent", "control.", "session.")):
                     self._track_agent(event)

@@ -14,7 +14,10 @@ from ..remote import paths
 
 def already_live(name: str) -> str | None:
     """Why a new session of this name cannot start here, or None."""
-    live = paths.alive(paths.socket_path(name))
+    try:
+        live = paths.alive(paths.socket_path(name))
+    except ValueError as exc:  # a name too long for a socket path here
+        return str(exc)
     if live is None:
         return None
     flag = "" if name == "default" else f" --session {name}"

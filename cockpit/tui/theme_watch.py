@@ -8,9 +8,29 @@ import asyncio
 from pathlib import Path
 
 from textual.app import App
+from textual.theme import Theme
 from watchfiles import Change, awatch
 
-from .themes import ThemeRefused, is_theme_file, load_theme, theme_dirs
+from .themes import (APP_VARIABLES, DEFAULT_THEME, ThemeRefused, is_theme_file, load_theme,
+                     theme_dirs)
+
+
+def css_failure(exc: Exception, theme: Theme | None) -> str:
+    """Which variables the app's CSS could not use, as far as Textual's error tells."""
+    names: list[str] = []
+    try:  # the layout of Textual's CSS errors is not public API: the names are a bonus
+        for rule in exc.errors.rules:  # type: ignore[attr-defined]
+            for token, _ in rule.errors:
+                name = token.referenced_by.name if token.referenced_by else None
+                if name and f"variables.{name}" not in names:
+                    names.append(f"variables.{name}")
+    except Exception:
+        pass
+    if not names:
+        names = [f"variables.{v}" for v in (theme.variables if theme else {})
+                 if v not in APP_VARIABLES]
+    return (f"{', '.join(names) or 'variables'}: a value the app's CSS cannot use here "
+            "(see https://textual.textualize.io/guide/design/ for each variable's kind)")
 
 
 class ThemeReloader:
@@ -31,6 +51,26 @@ class ThemeReloader:
         parent = path.resolve().parent
         return max((i for i, d in enumerate(self.dirs) if d == parent), default=-1)
 
+    def activate(self, name: str) -> str | None:
+        """Make `name` the app's theme; if it is unknown or the CSS cannot take it, keep
+        (or fall back to) a theme that works and return why."""
+        if name not in self.app.available_themes:
+            if DEFAULT_THEME in self.app.available_themes:
+                self.activate(DEFAULT_THEME)
+            return (f"no theme named {name!r}; themes: "
+                    f"{', '.join(sorted(self.app.available_themes))}")
+        before = self.app.theme
+        self.app.theme = name
+        try:  # now, so that a bad variable is a message instead of a crash
+            self.app.refresh_css(animate=False)
+        except Exception as exc:
+            self.app.theme = next(t for t in (DEFAULT_THEME, before, "textual-dark")
+                                  if t != name and t in self.app.available_themes)
+            self.app.refresh_css(animate=False)
+            where = self.files.get(name, name)
+            return f"{where}: {css_failure(exc, self.app.get_theme(name))}"
+        return None
+
     def reload(self, path: Path) -> str | None:
         """Load `path` again and register its theme; the name of the theme registered."""
         path = path.resolve()
@@ -44,15 +84,27 @@ class ThemeReloader:
             return None
         owner = self.files.get(theme.name)
         if owner is not None and owner != path and self.rank(owner) > self.rank(path):
-            self.app.notify(f"{path}: theme {theme.name!r} is not used: {owner} overrides it",
-                            title="Theme", severity="warning", markup=False)
+            self.app.notify(f"{path}: theme {theme.name!r} is not used: {owner} "
+                            "overrides it", title="Theme", severity="warning", markup=False)
             return None
+        previous = self.app.get_theme(theme.name)
         self.app.register_theme(theme)
-        self.files[theme.name] = path
         if self.app.theme == theme.name:
+            try:  # a Textual variable the CSS cannot take fails here, not in the app's loop
+                self.app.refresh_css(animate=False)
+            except Exception as exc:
+                if previous is not None:
+                    self.app.register_theme(previous)
+                self.app.refresh_css(animate=False)
+                self.app.notify(f"{path}: {css_failure(exc, theme)}\nThe previous version "
+                                "stays.", title="Theme refused", severity="error",
+                                timeout=10, markup=False)
+                return None
             # Same name, new colours: setting `theme` to its own value is a no-op, so force
-            # the reactive's watcher, which rebuilds the CSS variables and restyles.
+            # the reactive's watcher, which also sets the dark/light classes and tells the
+            # widgets that cache styles.
             self.app.mutate_reactive(App.theme)
+        self.files[theme.name] = path
         self.app.notify(f"theme {theme.name!r} loaded from {path}", title="Theme",
                         timeout=3, markup=False)
         return theme.name

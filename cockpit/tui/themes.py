@@ -34,6 +34,7 @@ APP_VARIABLES = {"diff-added": "#4CB963", "diff-removed": "#E5484D",
                  "human": "#4F8FD6"}
 DEFAULT_THEME = "cockpit-dark"
 SUFFIXES = (".yaml", ".yml")
+EMPTY = 'is empty (a # starts a YAML comment: quote colours, "#5AA9E6")'
 
 
 def user_theme_dir() -> Path:
@@ -76,6 +77,8 @@ def _kind(value: Any) -> str:
 
 
 def _colour_problem(value: Any) -> str | None:
+    if value is None:  # most often `primary: #5AA9E6`, which YAML reads as a comment
+        return EMPTY
     if not isinstance(value, str):
         return f"{value!r} is {_kind(value)}, not a colour string like \"#5AA9E6\""
     try:
@@ -97,9 +100,10 @@ def _read(path: Path) -> tuple[Any, dict[str, int], list[Problem]]:
         def walk(mapping: yaml.Node, prefix: str) -> None:
             for key_node, value_node in mapping.value:
                 key = prefix + str(key_node.value)
+                line = key_node.start_mark.line + 1
                 if key in lines:
-                    twice.append(Problem(path, key, "is given twice", key_node.start_mark.line + 1))
-                lines[key] = key_node.start_mark.line + 1
+                    twice.append(Problem(path, key, "is given twice", line))
+                lines[key] = line
                 if key == "variables" and isinstance(value_node, yaml.MappingNode):
                     walk(value_node, "variables.")
 
@@ -119,13 +123,15 @@ def load_theme(path: Path) -> Theme:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         reason = f"YAML syntax error: {exc.problem or exc}"
+        if exc.context and exc.context_mark and exc.context_mark is not mark:
+            reason += f" ({exc.context} at line {exc.context_mark.line + 1})"
         raise ThemeRefused([Problem(path, "", reason, mark.line + 1 if mark else None)]) \
             from None
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ThemeRefused([Problem(path, "", f"cannot be read: {exc}")]) from None
     if not isinstance(data, dict):
-        raise ThemeRefused([Problem(path, "", f"the file must be a mapping of theme fields, "
-                                              f"not {_kind(data)}")])
+        reason = f"the file must be a mapping of theme fields, not {_kind(data)}"
+        raise ThemeRefused([Problem(path, "", reason)])
 
     def refuse(key: str, reason: str) -> None:
         problems.append(Problem(path, key, reason, lines.get(key)))
@@ -138,9 +144,8 @@ def load_theme(path: Path) -> Theme:
                 refuse(key, f"{value!r} is {_kind(value)}, not a theme name")
         elif kind is None:
             refuse(str(key), f"unknown key; known: {', '.join(sorted(THEME_FIELDS))}")
-        elif kind == "colour" and (value is not None or key == "primary"):
-            if (reason := _colour_problem(value)) is not None:
-                refuse(key, reason)
+        elif kind == "colour" and (reason := _colour_problem(value)) is not None:
+            refuse(key, reason)
         elif kind == "boolean" and not isinstance(value, bool):
             refuse(key, f"{value!r} is {_kind(value)}, not true or false")
         elif kind == "number" and (isinstance(value, bool)
@@ -168,7 +173,9 @@ def _check_variables(value: Any, refuse) -> None:
         return
     for name, item in value.items():
         key = f"variables.{name}"
-        if not isinstance(item, str):  # Textual pastes them into CSS: strings only
+        if item is None:
+            refuse(key, EMPTY)
+        elif not isinstance(item, str):  # Textual pastes them into CSS: strings only
             refuse(key, f"{item!r} is {_kind(item)}, not a string")
         elif name in APP_VARIABLES and (reason := _colour_problem(item)) is not None:
             refuse(key, reason)
@@ -177,12 +184,14 @@ def _check_variables(value: Any, refuse) -> None:
 @dataclass
 class Loaded:
     themes: dict[str, Theme] = field(default_factory=dict)
-    files: dict[str, Path] = field(default_factory=dict)  # theme name -> the file it is from
+    files: dict[str, Path] = field(default_factory=dict)  # theme name -> its file
     errors: list[Problem] = field(default_factory=list)
 
 
 def theme_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if is_theme_file(p)) if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if is_theme_file(p))
 
 
 def load_themes(dirs: list[Path] | None = None) -> Loaded:
