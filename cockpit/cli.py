@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-SUBCOMMANDS = ("run", "serve", "exec", "attach", "demo", "commands", "themes")
+SUBCOMMANDS = ("run", "serve", "exec", "attach", "demo", "commands", "themes", "replay")
 
 
 def _session_options(parser) -> None:
@@ -91,6 +91,19 @@ def build_parser(command: str | None):
         p.add_argument("--walk", action="store_true",
                        help="no TUI: walk the demo site in the terminal, as an agent would")
         return p
+    if command == "replay":
+        p = argparse.ArgumentParser(
+            prog="cockpit replay", description="Run a recording again in a new session and "
+            "report every step whose outcome (ok or error, URL, what changed) differs; "
+            "exit 1 on any divergence.")
+        p.add_argument("file", help="a recording (recordings/*.jsonl)")
+        p.add_argument("--step", action="store_true",
+                       help="walk through it: Enter runs each step, s skips, q stops")
+        p.add_argument("--origin", metavar="URL",
+                       help="where the recorded site runs now, e.g. http://127.0.0.1:8001")
+        p.add_argument("--json", action="store_true", help="one JSON line per step")
+        _session_options(p)
+        return p
     if command == "commands":
         p = argparse.ArgumentParser(prog="cockpit commands",
                                     description="Print the command reference.")
@@ -132,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
         if command == "attach":
             from .tui.launch import run_attach
             return run_attach(args)
+        if command == "replay":
+            from .record.replay_cli import replay_main
+            return asyncio.run(replay_main(args))
         if command == "demo":
             from .demo.walk import demo_main
             return asyncio.run(demo_main(args))
