@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-SUBCOMMANDS = ("run", "serve", "exec", "attach", "demo", "commands", "themes", "replay")
+SUBCOMMANDS = ("run", "serve", "exec", "attach", "demo", "commands", "themes", "replay",
+               "export")
 
 
 def _session_options(parser) -> None:
@@ -23,6 +24,9 @@ def _session_options(parser) -> None:
     parser.add_argument("--record", metavar="FILE",
                         help="record to FILE (default: recordings/SESSION-TIME.jsonl)")
     parser.add_argument("--no-record", action="store_true", help="do not record")
+    parser.add_argument("--trace", metavar="FILE.zip",
+                        help="record a Playwright trace (open it with `playwright "
+                             "show-trace FILE.zip` or trace.playwright.dev)")
     parser.add_argument("--auto-handoff", action="store_true",
                         help="hand the browser to the human by itself when a page needs a "
                              "person (a CAPTCHA, a one-time code, a login wall)")
@@ -40,6 +44,9 @@ def session_from_args(args):
     session.handoff.auto_resume = args.auto_resume
     for spec in args.secret:
         session.secrets.add(spec)  # ValueError names the bad one
+    if args.trace:
+        from pathlib import Path
+        session.trace_path = Path(args.trace).resolve()
     if not args.no_record:
         from pathlib import Path
 
@@ -134,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     if command == "themes":
         from .tui.themes import themes_main
         return themes_main(argv[1:])
+    if command == "export":
+        from .record.export import export_main
+        return export_main(argv[1:])
     import asyncio
     args = build_parser(command).parse_args(argv[1:] if command else argv)
     try:

@@ -141,3 +141,19 @@ def test_a_damaged_recording_is_read_with_its_problems_by_line(tmp_path):
         "line 5: not a JSON object (Expecting property name enclosed in double quotes: "
         "line 1 column 2 (char 1)): skipped",
         "line 7: a half-written last line (the cockpit stopped while writing it): skipped"]
+
+
+def test_trace_writes_a_playwright_trace(tmp_path, site):
+    import zipfile
+
+    trace = tmp_path / "walk.zip"
+    proc = start(["--no-record", "--trace", str(trace)])
+    try:
+        assert send(proc, f"goto {site.url}/login")["ok"]
+        assert send(proc, "click 'button[type=submit]'")["ok"] is not None
+    finally:
+        proc.stdin.close()
+        proc.wait(60)
+    names = zipfile.ZipFile(trace).namelist()  # what Trace Viewer opens
+    assert "trace.trace" in names and "trace.network" in names
+    assert any(n.startswith("resources/") for n in names)  # the screenshots and snapshots

@@ -161,6 +161,8 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> Non
     session.switching = True  # the old pages' close events are not tabs the human closed
     try:
         if old is not None:
+            session.trace_parts += 1
+            await session.stop_trace(session.trace_parts)
             try:
                 await old.close()
             except Exception:
@@ -178,6 +180,7 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> Non
             pages.append(await context.new_page())
         await asyncio.gather(*(_open(p, s) for p, s in zip(pages, state.tabs)))
         _rebind(session, context, pages, state)
+        await session.start_trace()
     finally:
         session.switching = False
     session.plan = plan

@@ -67,6 +67,8 @@ class Session:
         self._context = None
         self.secrets = Secrets()  # --secret NAME=VALUE, used in commands as $NAME
         self.recording_path: Path | None = None  # where views record it (set by the CLI)
+        self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
+        self.trace_parts = 0
         self.switching = False  # relaunching the browser (handoff): its old pages close
         self.handoff = Handoff(self)
 
@@ -88,6 +90,7 @@ class Session:
             await self._playwright.stop()
             raise
         context = self._context
+        await self.start_trace()
         context.on("page", self._adopt)
         context.on("close", lambda _: self.browser_gone(context))
         for page in self._context.pages:
@@ -99,6 +102,7 @@ class Session:
 
     async def close(self) -> None:
         await self.handoff.close()
+        await self.stop_trace()
         if self._context is not None:
             try:
                 await self._context.close()
@@ -113,6 +117,22 @@ class Session:
     @property
     def context(self):
         return self._context
+
+    async def start_trace(self) -> None:
+        if self.trace_path is not None and self._context is not None:
+            await self._context.tracing.start(screenshots=True, snapshots=True)
+
+    async def stop_trace(self, part: int = 0) -> None:
+        """Save the trace (Trace Viewer opens it); a browser relaunched by a handoff
+        ends one part, saved as FILE-1.zip, FILE-2.zip..., the last one as FILE."""
+        if self.trace_path is None or self._context is None:
+            return
+        path = self.trace_path if not part else self.trace_path.with_name(
+            f"{self.trace_path.stem}-{part}{self.trace_path.suffix}")
+        try:
+            await self._context.tracing.stop(path=path)
+        except Exception:
+            pass  # the browser is gone (its window was closed): nothing left to save
 
     def browser_gone(self, context) -> None:
         """The browser closed by itself (its window was closed, or it crashed)."""

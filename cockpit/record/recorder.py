@@ -23,11 +23,14 @@ KEPT_EVENTS = {ev.HANDOFF, ev.RESUMED, ev.NEEDS_HUMAN, ev.NEEDS_CLEARED, ev.AGEN
 MAX_OUTPUT = 20_000  # characters of a step's text kept; the data keeps the structure
 
 
+def recordings_dir() -> Path:
+    """recordings/ in the working directory ($COCKPIT_RECORDINGS_DIR instead, when set:
+    tests keep theirs out of the checkout)."""
+    return Path(os.environ.get("COCKPIT_RECORDINGS_DIR") or Path.cwd() / "recordings")
+
+
 def default_path(session_name: str) -> Path:
-    """recordings/SESSION-TIME.jsonl in the working directory ($COCKPIT_RECORDINGS_DIR
-    instead, when set: tests keep theirs out of the checkout)."""
-    folder = Path(os.environ.get("COCKPIT_RECORDINGS_DIR") or Path.cwd() / "recordings")
-    return folder / f"{session_name}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+    return recordings_dir() / f"{session_name}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
 def start_recording(session) -> Recorder | None:

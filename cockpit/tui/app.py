@@ -51,6 +51,7 @@ class CockpitApp(App):
         Binding("f8", "agent_pause", "Agent pause", id="agent.pause"),
         Binding("f9", "agent_stop", "Agent stop", id="agent.stop"),
         Binding("f10", "handoff", "Handoff", id="handoff"),
+        Binding("f12", "recordings", "Recordings", id="recordings", show=False),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
     ]
 
@@ -332,6 +333,10 @@ class CockpitApp(App):
         prompt.value = f"{prompt.value}{sep}{text}"
         prompt.cursor_position = len(prompt.value)
         prompt.focus()
+
+    def action_recordings(self) -> None:
+        from .recordings import RecordingsScreen
+        self.push_screen(RecordingsScreen(self.session))
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.session.registry))

@@ -79,4 +79,6 @@ def keys_help(app) -> str:
             f"In the log: {k('log.show')} shows a command's full output · "
             f"In refs: enter inserts the ref\n"
             f"The agent: {k('agent.pause')} pauses it (its commands wait) and resumes it · "
-            f"{k('agent.stop')} stops it, and starts it again")
+            f"{k('agent.stop')} stops it, and starts it again\n"
+            f"{k('handoff')} hands the browser to you (a window) and back · "
+            f"{k('recordings')} recordings: browse them, and replay one step by step")

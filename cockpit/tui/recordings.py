@@ -1,0 +1,168 @@
+"""The recordings screen (F12): this workspace's recordings, each one's steps with their
+results and diffs (no browser needed), and a walkthrough that replays the chosen one in the
+live session step by step, the recorded diff beside the one the step gives now."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from ..record.reader import UnreadableRecording, read
+from ..record.recorder import recordings_dir
+from ..record.replay import Replayer
+from .safe import clean
+
+MARKS = {"added": "+", "removed": "-", "changed": "~"}
+
+
+def diff_lines(diff: dict | None, limit: int = 40) -> str:
+    if not diff:
+        return "(no diff: this step does not change the page)"
+    lines = [diff.get("summary", "")]
+    for change in diff.get("changes", [])[:limit]:
+        name = f' "{change["name"]}"' if change.get("name") else ""
+        lines.append(f"{MARKS.get(change['kind'], '?')} {change['role']}{name}")
+    more = len(diff.get("changes", [])) - limit
+    return "\n".join(lines + ([f"… {more} more"] if more > 0 else []))
+
+
+class RecordingsScreen(ModalScreen):
+    BINDINGS = [Binding("escape", "dismiss", "Close", id="recordings.close"),
+                Binding("n", "walk_next", "Replay next step", id="recordings.next"),
+                Binding("g", "walk_to", "Replay to the selected step", id="recordings.to"),
+                Binding("s", "walk_skip", "Skip a step", id="recordings.skip"),
+                Binding("p", "walk_pause", "Pause", id="recordings.pause")]
+
+    def __init__(self, session=None, folder: Path | None = None) -> None:
+        super().__init__()
+        self.session = session  # the live one a walkthrough replays in (None: browse only)
+        self.folder = folder or recordings_dir()
+        self.files: list[Path] = []
+        self.recording = None
+        self.replayer: Replayer | None = None
+        self.next_index = 0  # the walkthrough's next step (an index into steps)
+        self.reports: dict[int, object] = {}
+        self.stop_at: int | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="recordings-screen"):
+            yield DataTable(id="recordings-list", cursor_type="row")
+            yield DataTable(id="recording-steps", cursor_type="row")
+            with Horizontal(id="recording-detail"):
+                yield Static("", markup=False, id="recorded-side")
+                yield Static("", markup=False, id="replayed-side")
+
+    def on_mount(self) -> None:
+        self.query_one("#recordings-screen").border_title = (
+            f"Recordings in {self.folder} (Enter opens · n next step · g replay to the "
+            "selected step · s skip · p pause · Esc closes)")
+        files = self.query_one("#recordings-list", DataTable)
+        files.add_columns("file", "steps", "problems")
+        self.query_one("#recording-steps", DataTable).add_columns(
+            "n", "source", "command", "recorded", "ms", "url", "replayed")
+        found = sorted(self.folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime,
+                       reverse=True) if self.folder.is_dir() else []
+        for path in found:
+            try:
+                rec = read(path)
+                files.add_row(path.name, str(len(rec.steps)), str(len(rec.problems)))
+            except UnreadableRecording as exc:
+                files.add_row(path.name, "-", clean(str(exc))[:60])
+            self.files.append(path)
+        if not found:
+            self.query_one("#recorded-side", Static).update(
+                f"No recordings in {self.folder} yet: every session records itself there.")
+        files.focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "recordings-list":
+            self.open(self.files[event.cursor_row])
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "recording-steps" and self.recording is not None:
+            self.show_step(event.cursor_row)
+
+    def open(self, path: Path) -> None:
+        try:
+            self.recording = read(path)
+        except UnreadableRecording as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.replayer, self.next_index, self.reports = None, 0, {}
+        table = self.query_one("#recording-steps", DataTable)
+        table.clear()
+        for step in self.recording.steps:
+            table.add_row(str(step["n"]), step.get("source", ""), clean(step["command"]),
+                          "ok" if step.get("ok") else "error", f"{step.get('ms') or 0:.0f}",
+                          clean(step.get("url") or ""), "")
+        for problem in self.recording.problems:
+            self.notify(problem, title=path.name, severity="warning", markup=False)
+        table.focus()
+        if self.recording.steps:
+            self.show_step(0)
+
+    def show_step(self, index: int) -> None:
+        step = self.recording.steps[index]
+        result = step.get("error") or step.get("output") or ""
+        self.query_one("#recorded-side", Static).update(Text(
+            f"recorded · step {step['n']}: {clean(step['command'])}\n"
+            f"{clean(result)[:600]}\n\n{clean(diff_lines(step.get('diff')))}"))
+        report = self.reports.get(index)
+        side = "not replayed yet (n replays the next step)" if report is None else (
+            f"now · {report.status}: {clean(report.ran or report.recorded)}\n"
+            + "\n".join(clean(r) for r in report.reasons)
+            + f"\n\n{clean(diff_lines(report.actual.get('diff')))}")
+        self.query_one("#replayed-side", Static).update(Text(side))
+
+    # --- the walkthrough ----------------------------------------------------------------
+    def _can_walk(self) -> bool:
+        if self.recording is None or self.session is None:
+            self.notify("open a recording first (Enter)" if self.session else
+                        "no live session to replay in", markup=False)
+            return False
+        if self.replayer is None:
+            self.replayer = Replayer(self.session, self.recording)
+        return self.next_index < len(self.recording.steps)
+
+    def action_walk_next(self) -> None:
+        if self._can_walk():
+            self.stop_at = self.next_index
+            self.walk()
+
+    def action_walk_to(self) -> None:
+        if self._can_walk():
+            self.stop_at = self.query_one("#recording-steps", DataTable).cursor_row
+            self.walk()
+
+    def action_walk_skip(self) -> None:
+        if self._can_walk():
+            self._mark(self.next_index, "skipped")
+            self.next_index += 1
+
+    def action_walk_pause(self) -> None:
+        self.stop_at = None  # the step running finishes; no further one starts
+
+    @work(group="walkthrough", exclusive=True, exit_on_error=False)
+    async def walk(self) -> None:
+        steps = self.recording.steps
+        while self.stop_at is not None and self.next_index <= self.stop_at \
+                and self.next_index < len(steps):
+            index = self.next_index
+            self.reports[index] = report = await self.replayer.step(steps[index])
+            self.next_index += 1
+            self._mark(index, report.status)
+        self.stop_at = None
+
+    def _mark(self, index: int, status: str) -> None:
+        table = self.query_one("#recording-steps", DataTable)
+        table.update_cell_at((index, 6), {"same": "as recorded", "diverged": "DIVERGED",
+                                          "skipped": "skipped"}.get(status, status))
+        table.move_cursor(row=index)
+        self.show_step(index)

@@ -1,0 +1,57 @@
+"""The recordings screen (F12): browse a recording's steps and diffs without a browser, and
+walk through one in the live session, recorded and replayed diffs side by side."""
+
+from __future__ import annotations
+
+from conftest import ok
+from test_tui import app_for, until
+from textual.widgets import DataTable, Static
+
+from cockpit.record.recorder import Recorder
+from cockpit.tui.recordings import RecordingsScreen
+
+
+async def record(s, site, path) -> None:
+    recorder = Recorder(s, path).start()
+    try:
+        await ok(s, f"goto {site.url}/login")
+        await ok(s, "snapshot -i")
+        email = next(r for r, n in s.active.snapshot.refs.items() if n.name == "Email")
+        await ok(s, f"fill @{email} {site.email}")
+    finally:
+        recorder.close()
+
+
+def cell(app, row: int, column: int) -> str:
+    return str(app.screen.query_one("#recording-steps", DataTable).get_cell_at((row, column)))
+
+
+async def test_browse_a_recording_then_walk_through_it(s, site, tmp_path, monkeypatch):
+    monkeypatch.setenv("COCKPIT_RECORDINGS_DIR", str(tmp_path))
+    await record(s, site, tmp_path / "walk.jsonl")
+    (tmp_path / "broken.jsonl").write_text("not a recording\n")
+    await ok(s, "goto about:blank")
+    app = app_for(s)
+    async with app.run_test(size=(180, 50)) as pilot:
+        await pilot.press("f12")
+        await until(pilot, lambda: isinstance(app.screen, RecordingsScreen))
+        files = app.screen.query_one("#recordings-list", DataTable)
+        assert files.row_count == 2
+        names = [str(files.get_cell_at((r, 0))) for r in range(2)]
+        files.move_cursor(row=names.index("walk.jsonl"))
+        await pilot.press("enter")
+        steps = app.screen.query_one("#recording-steps", DataTable)
+        await until(pilot, lambda: steps.row_count == 3)
+        assert cell(app, 2, 2).startswith("fill @") and cell(app, 2, 3) == "ok"
+        recorded = str(app.screen.query_one("#recorded-side", Static).render())
+        assert "recorded · step 1: goto" in recorded and "new page" in recorded
+        await pilot.press("n")  # the walkthrough: one step
+        await until(pilot, lambda: cell(app, 0, 6) == "as recorded")
+        assert s.active.url == f"{site.url}/login" and cell(app, 1, 6) == ""
+        steps.move_cursor(row=2)
+        await pilot.press("g")  # run to the selected step
+        await until(pilot, lambda: cell(app, 2, 6) == "as recorded")
+        replayed = str(app.screen.query_one("#replayed-side", Static).render())
+        assert replayed.startswith("now · same: fill @")
+        await pilot.press("escape")
+        assert not isinstance(app.screen, RecordingsScreen)
