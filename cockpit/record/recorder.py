@@ -49,13 +49,12 @@ class Recorder:
         self.masker = Masker(session.secrets.values)
         self.steps = 0
         self._targets: dict[Any, dict[str, dict[str, str]]] = {}
-        self._file = None
+        self._fd: int | None = None
         self._unsubscribe = None
 
     def start(self) -> Recorder:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        self._file = os.fdopen(fd, "a", encoding="utf-8")
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         self._write({"type": "header", "format": FORMAT, "version": VERSION,
                      "session": self.session.name, "started": time.time(),
                      "cockpit": __version__})
@@ -66,15 +65,16 @@ class Recorder:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
     def _write(self, record: dict[str, Any]) -> None:
-        if self._file is None:
+        if self._fd is None:
             return
-        self._file.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
-        self._file.flush()  # in the OS's hands now: a kill -9 of ours loses nothing
+        # one write(2) of the whole line: in the OS's hands at once, so a kill -9 of ours
+        # loses nothing written, and lines never interleave
+        os.write(self._fd, (self.masker.json_line(record) + "\n").encode("utf-8"))
 
     def _on_event(self, event) -> None:
         try:
@@ -84,7 +84,7 @@ class Recorder:
                 self._step(event)
             elif event.kind in KEPT_EVENTS:
                 self._write({"type": "event", "time": event.time, "kind": event.kind,
-                             "data": self.masker.value(_small(event.data))})
+                             "data": _small(event.data)})
         except Exception as exc:  # a recording problem must never stop the session
             self.session.bus.emit(ev.PAGE_ERROR, tab=None,
                                   text=f"recording to {self.path} failed: {exc}")
@@ -122,7 +122,7 @@ class Recorder:
             record["needs"] = details["needs"]
         if isinstance(details.get("handoff"), dict):
             record["handoff"] = _small(details["handoff"])
-        self._write(self.masker.value(record))
+        self._write(record)
 
 
 def _before(snap, ref: str, other: str) -> bool:

@@ -21,7 +21,7 @@ from cockpit.core import Session  # noqa: E402
 from cockpit.demo.server import DemoSite  # noqa: E402
 from cockpit.record.recorder import Recorder  # noqa: E402
 
-ROUNDS = 40
+ROUNDS = 100
 
 
 async def one(session: Session, line: str) -> float:
