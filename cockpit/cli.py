@@ -95,6 +95,9 @@ def build_parser(command: str | None):
                        help="only serve the demo site and print its URL, until Ctrl+C")
         p.add_argument("--no-agent", action="store_true",
                        help="open the TUI without the demo agent: you drive alone")
+        p.add_argument("--changed", action="store_true",
+                       help="serve the site with its inbox buttons renamed (Archive -> File "
+                            "away): replay a recording against it to see a step diverge")
         p.add_argument("--walk", action="store_true",
                        help="no TUI: walk the demo site in the terminal, as an agent would")
         return p

@@ -112,10 +112,20 @@ async def run_demo_tui(args, site: DemoSite) -> int:
     return 0
 
 
+# One port when free, so a walk recorded on one `cockpit demo` replays on the next.
+DEMO_PORT = 8421
+
+
 async def demo_main(args) -> int:
     # COCKPIT_DEMO_CAPTCHA fixes the challenge's text, so a test can play the human.
-    site = DemoSite(captcha_text=os.environ.get("COCKPIT_DEMO_CAPTCHA") or None)
-    site.start()
+    options = {"captcha_text": os.environ.get("COCKPIT_DEMO_CAPTCHA") or None,
+               "variant": "changed" if args.changed else "normal"}
+    site = DemoSite(**options, port=DEMO_PORT)
+    try:
+        site.start()
+    except OSError:  # the usual port is taken (another demo): any free one
+        site = DemoSite(**options)
+        site.start()
     try:
         if args.serve_only:
             print(f"demo site: {site.url}  (Ctrl+C to stop)", flush=True)
