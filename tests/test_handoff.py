@@ -270,3 +270,25 @@ async def test_resume_from_outside_is_not_held_like_an_agent_command(fresh, site
     # `cockpit exec resume` arrives as an agent's command: it must not wait for itself
     result = await asyncio.wait_for(s.run("resume", source="agent"), 10)
     assert result.ok and s.agents_held is None
+
+
+async def test_closing_the_window_of_a_headed_session_gives_it_a_window_again(site,
+                                                                            display):
+    s = Session("handoff-headed", headed=True)
+    await s.start()
+    events = []
+    s.bus.subscribe(events.append)
+    try:
+        await ok(s, f"goto {site.url}/playground")
+        await ok(s, "handoff")
+        assert s.handoff.mode == "headed"
+        await asyncio.sleep(1.3)
+        await s.context.close()  # the human closes the only window
+        for _ in range(100):
+            if any(e.kind == ev.RESUMED for e in events):
+                break
+            await asyncio.sleep(0.1)
+        assert any(e.kind == ev.RESUMED for e in events) and s.agents_held is None
+        assert s.headed and (await ok(s, "url")).output == f"{site.url}/playground"
+    finally:
+        await s.close()

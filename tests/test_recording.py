@@ -157,3 +157,24 @@ def test_trace_writes_a_playwright_trace(tmp_path, site):
     names = zipfile.ZipFile(trace).namelist()  # what Trace Viewer opens
     assert "trace.trace" in names and "trace.network" in names
     assert any(n.startswith("resources/") for n in names)  # the screenshots and snapshots
+
+
+def test_masking_never_breaks_a_record_and_finds_values_wherever_they_are():
+    from cockpit.record.mask import MASK, Masker
+
+    masker = Masker({"PIN": "1234", "QUOTED": "it's \"x\""})
+    record = {"time": 1712341234.5, "n": 1234, "command": "fill @e4 $PIN",
+              "output": "pin 1234 and it's \"x\" and 'it'\"'\"'s \"x\"'"}
+    line = masker.json_line(record)
+    back = json.loads(line)  # numbers and structure untouched
+    assert back["time"] == 1712341234.5 and back["n"] == 1234
+    assert "1234" not in back["output"] and "it's" not in back["output"]
+    masker.learn_from("type --delay 100 @e4 hunter2", {"secret": True})
+    masker.learn_from("chain fill @e5 s3cret ; click @e6",
+                      {"steps": [{"command": "fill @e5 s3cret", "data": {"secret": True}}]})
+    masker.learn_from("cookies set --url https://x.test sid v4lue", {})
+    long_token = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ"
+    masker.learn_from("cookies", {"cookies": [{"value": long_token}]})
+    text = masker.text(f"hunter2 s3cret v4lue {long_token[:37]}... Bearer abcdefghijklmnop")
+    assert text == (f"$PASSWORD $PASSWORD2 {MASK} {MASK}... Bearer {MASK}"), text
+    assert "100" in masker.text("100 ms")  # the delay is not the password

@@ -77,10 +77,10 @@ def test_every_problem_is_reported(tmp_path):
 
 def test_keys_textual_keeps_are_refused(tmp_path):
     config = tmp_path / "config.yaml"
-    config.write_text("keys:\n  help: ctrl+p\n  quit: ctrl+q,ctrl+c\n  focus.log: f12\n",
+    config.write_text("keys:\n  help: ctrl+p\n  quit: ctrl+q,ctrl+c\n  focus.log: ctrl+l\n",
                       encoding="utf-8")
     keymap, errors = load_config(config)
-    assert keymap == {"focus.log": "f12"}  # the rest still applies
+    assert keymap == {"focus.log": "ctrl+l"}  # the rest still applies
     assert len(errors) == 2, errors
     assert "keys.help: 'ctrl+p' opens the command palette" in errors[0]
     assert "keys.quit: 'ctrl+c' copies the selected text" in errors[1]

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shlex
 import time
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
 from .diff import diff
-from .errors import BrowserNotFoundError, CommandError
+from .errors import CommandError
 from .needs import Need, detect_need
 from .relaunch import BrowserState, capture, display_problem, relaunch
 from .render import View, render
@@ -113,8 +114,13 @@ class Handoff:
         """Relaunch; if that fails, relaunch the way it was so the session keeps a browser."""
         try:
             await relaunch(self.session, headless, state)
-        except BrowserNotFoundError as exc:
-            await relaunch(self.session, not headless, state)
+        except Exception as exc:
+            try:
+                await relaunch(self.session, not headless, state)
+            except Exception as again:
+                raise CommandError(f"the browser could not be started again ({exc}; then "
+                                   f"{again}): commands will fail until Cockpit is "
+                                   "restarted") from None
             then = ("the human keeps control in the window; try `resume` again" if headless
                     else "`handoff --terminal` lets the human drive it from here")
             raise CommandError(f"could not open the browser "
@@ -129,7 +135,7 @@ class Handoff:
             await asyncio.sleep(POLL_S)
             if session.switching or session.context is None or self._window_closed:
                 continue
-            if self.mode == "window":
+            if self.mode in ("window", "headed"):
                 await self._follow_window()
             if self.auto_resume and self.need_at_handoff and session.active is not None:
                 need = await detect_need(session.active.page)
@@ -150,7 +156,7 @@ class Handoff:
 
     def browser_gone(self) -> None:
         """The browser's window was closed: during a handoff, that is the human's resume."""
-        if self.active and self.mode == "window" and not self._window_closed:
+        if self.active and self.mode in ("window", "headed") and not self._window_closed:
             self._window_closed = True
             self._later(self.session.run("resume", source="human"))
 
@@ -163,28 +169,37 @@ class Handoff:
         if self._poller is not None:
             self._poller.cancel()
             self._poller = None
-        if self.mode == "window":
-            state = self._last_state
-            if not self._window_closed:
-                with contextlib.suppress(Exception):
-                    state = await capture(session, front_from_window=True)
+        state = self._last_state
+        if self.mode in ("window", "headed") and not self._window_closed:
+            with contextlib.suppress(Exception):
+                state = await capture(session, front_from_window=True)
+        elif self.mode == "terminal":
+            state = await capture(session)
+        if self.mode == "window" or self._window_closed:
+            # back to headless; or, for a session that was headed from the start and whose
+            # window was closed, a window again
             try:
-                await self._switch(headless=True, state=state)
+                await self._switch(headless=self.mode == "window", state=state)
             except CommandError:
+                if session.context is None:  # no browser at all: nothing left to hand back
+                    self._finish()
+                    raise
+                self._window_closed = False
                 self._poller = asyncio.ensure_future(self._poll())  # still the human's
                 raise
-        else:
-            state = await capture(session)
         tab = await session.ensure_tab()
         after = None
         with contextlib.suppress(Exception):
             after = await tab.take_snapshot()
         note = self._what_changed(tab, after, state)
-        self.active, self.mode = False, ""
+        self._finish()
         self.note = note
-        session.release_agents("handoff")
         session.bus.emit(ev.RESUMED, **{k: v for k, v in note.items() if k != "snapshot"})
         return Outcome(note["text"], {"handoff": note})
+
+    def _finish(self) -> None:
+        self.active, self.mode = False, ""
+        self.session.release_agents("handoff")
 
     def _what_changed(self, tab: Tab, after: Snapshot | None,
                       state: BrowserState) -> dict[str, Any]:
@@ -265,7 +280,8 @@ class Handoff:
                                   detail=need.detail, url=need.url)
             if self.auto_handoff and not self.active:
                 self._later(self.session.run(
-                    f"handoff 'needs: {need.kind} ({need.detail})'", source="cockpit"))
+                    f"handoff {shlex.quote(f'needs: {need.kind} ({need.detail})')}",
+                    source="cockpit"))
         return need
 
     def _later(self, coro) -> None:

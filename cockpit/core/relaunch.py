@@ -10,6 +10,7 @@ storage is written by a script that runs before the page's own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import os
@@ -171,16 +172,12 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> Non
         plan = dataclasses.replace(session.plan, headless=headless)
         context = await launch(session._playwright, plan)
         try:
-            if state.cookies:
-                await context.add_cookies(state.cookies)
-        except Exception:
-            pass  # the profile kept the persistent ones; a refused cookie is not fatal
-        pages = list(context.pages)
-        while len(pages) < max(1, len(state.tabs)):
-            pages.append(await context.new_page())
-        await asyncio.gather(*(_open(p, s) for p, s in zip(pages, state.tabs)))
-        _rebind(session, context, pages, state)
-        await session.start_trace()
+            await _restore(session, context, state)
+        except BaseException:
+            if session._context is not context:  # never half a browser: close it
+                with contextlib.suppress(Exception):
+                    await context.close()
+            raise
     finally:
         session.switching = False
     session.plan = plan
@@ -191,6 +188,20 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> Non
         await session.active.page.bring_to_front()
     except Exception:
         pass
+
+
+async def _restore(session: Session, context, state: BrowserState) -> None:
+    try:
+        if state.cookies:
+            await context.add_cookies(state.cookies)
+    except Exception:
+        pass  # the profile kept the persistent ones; a refused cookie is not fatal
+    pages = list(context.pages)
+    while len(pages) < max(1, len(state.tabs)):
+        pages.append(await context.new_page())
+    await asyncio.gather(*(_open(p, s) for p, s in zip(pages, state.tabs)))
+    _rebind(session, context, pages, state)
+    await session.start_trace()
 
 
 def _rebind(session: Session, context, pages: list, state: BrowserState) -> None:

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.parser import split_words
+from ..core import commands  # noqa: F401  (the registry parse() reads)
+from ..core.parser import parse
 from ..core.secrets import USE
 from ..core.targets import as_ref
 from .reader import UnreadableRecording, read
@@ -100,7 +101,7 @@ def to_pytest(rec, name: str) -> str:
     for step in rec.steps:
         body = _step(step, origin)
         if body:
-            lines.append(f"    # step {step['n']}: {step['command']}")
+            lines.append(f"    # step {step['n']}: {_comment(step['command'])}")
             lines += [f"    {b}" for b in body]
         new_url = step.get("url")
         if body and step.get("ok") and new_url and new_url != url and \
@@ -114,38 +115,46 @@ def _step(step: dict[str, Any], origin: str) -> list[str]:
     if step.get("source") not in REPLAYED_SOURCES:
         return []
     try:
-        words = split_words(step["command"])
+        inv = parse(step["command"])
     except Exception:
-        return [f"# not exported (cannot be read): {step['command']}"]
-    if not words or words[0] in READ_ONLY or words[0] in ("handoff", "resume"):
+        return [f"# not exported (cannot be read): {_comment(step['command'])}"]
+    name, p = inv.spec.name, inv.params
+    if name in READ_ONLY or name in ("handoff", "resume"):
         return []
     if not step.get("ok"):
-        return [f"# failed when recorded, not exported: {step.get('error')}"]
-    name, args = words[0], words[1:]
+        return [f"# failed when recorded, not exported: {_comment(step.get('error'))}"]
+    flags = {f.key for f in inv.spec.flags if p.get(f.key) not in (None, False)}
     targets = step.get("targets") or {}
-    if name in ("goto", "open", "navigate") and args:
-        return [f"page.goto({_url(args[0], origin)})"]
-    if name in ("back", "forward", "reload"):
-        return [f"page.go_{name}()" if name != "reload" else "page.reload()"]
-    if name in ACTIONS and args:
-        return [f"{_locator(args[0], targets)}.{ACTIONS[name]}"]
-    if name in ("fill", "type") and len(args) >= 2:
+    if name == "goto":
+        return [f"page.goto({_url(p['url'], origin)})"]
+    if name in ("back", "forward"):
+        return [f"page.go_{name}()"]
+    if name == "reload":
+        return ["page.reload()"]
+    if name in ACTIONS and not flags:
+        return [f"{_locator(p['target'], targets)}.{ACTIONS[name]}"]
+    if name in ("fill", "type") and not flags - {"delay"}:
         verb = "fill" if name == "fill" else "press_sequentially"
-        return [f"{_locator(args[0], targets)}.{verb}({_text(args[1])})"]
-    if name == "press" and args:
-        if len(args) > 1:
-            return [f"{_locator(args[1], targets)}.press({args[0]!r})"]
-        return [f"page.keyboard.press({args[0]!r})"]
-    if name == "select" and len(args) >= 2:
-        return [f"{_locator(args[0], targets)}.select_option({args[1:]!r})"]
-    if name == "tab" and args:
-        return [f"page = tab(page, {int(args[0])})"]
+        return [f"{_locator(p['target'], targets)}.{verb}({_text(p['text'])})"]
+    if name == "press":
+        if p.get("target"):
+            return [f"{_locator(p['target'], targets)}.press({p['key']!r})"]
+        return [f"page.keyboard.press({p['key']!r})"]
+    if name == "select":
+        return [f"{_locator(p['target'], targets)}.select_option({list(p['options'])!r})"]
+    if name == "tab":
+        return [f"page = tab(page, {int(p['n'])})"]
     if name == "newtab":
         out = ["page = page.context.new_page()"]
-        return out + ([f"page.goto({_url(args[0], origin)})"] if args else [])
+        return out + ([f"page.goto({_url(p['url'], origin)})"] if p.get("url") else [])
     if name == "wait":
-        return _wait(args)
-    return [f"# not exported (no pytest form yet): {step['command']}"]
+        return _wait(p)
+    return [f"# not exported (no pytest form yet): {_comment(step['command'])}"]
+
+
+def _comment(text: Any) -> str:
+    """Text for a `#` comment: one line, whatever it held."""
+    return " ".join(str(text).split())[:200]
 
 
 def _locator(target: str, targets: dict[str, dict]) -> str:
@@ -171,11 +180,10 @@ def _url(url: str, origin: str) -> str:
     return repr(url)
 
 
-def _wait(args: list[str]) -> list[str]:
+def _wait(p: dict[str, Any]) -> list[str]:
     out = []
-    for flag, value in zip(args, args[1:]):
-        if flag == "--text":
-            out.append(f"expect(page.get_by_text({value!r}).first).to_be_visible()")
-        elif flag == "--gone":
-            out.append(f"expect(page.get_by_text({value!r})).to_have_count(0)")
+    if p.get("text"):
+        out.append(f"expect(page.get_by_text({p['text']!r}).first).to_be_visible()")
+    if p.get("gone"):
+        out.append(f"expect(page.get_by_text({p['gone']!r})).to_have_count(0)")
     return out or ["page.wait_for_load_state()"]

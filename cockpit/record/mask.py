@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from typing import Any
 
-from ..core.parser import split_words
+from ..core import commands  # noqa: F401  (the registry parse() reads)
+from ..core.parser import parse
 
 MASK = "••••••"
 # Tokens that look like credentials wherever they appear (headers, JSON, page text).
 JWT = re.compile(r"\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*")
 LABELLED = re.compile(r"(?i)\b(bearer|token|basic)(\s+|[=:]\s*)[\w.~+/-]{12,}=*")
-# Commands whose values are credentials by nature: the value words are masked.
-VALUE_WORD = {"cookies": 3, "storage": 3}  # `cookies set NAME VALUE`: the 4th word
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"')  # one JSON string literal
+# How the `cookies` and `storage` outputs cut long values (state.py): the cut prefix
+# must be masked too.
+SHOWN_PREFIXES = (37, 57)
 
 
 class Masker:
@@ -25,43 +29,48 @@ class Masker:
         for name, value in (secrets or {}).items():
             self.add(value, f"${name}")
 
-    def add(self, value: str, shown: str = MASK) -> None:
-        if value and len(value) >= 3 and value not in self._values:
-            self._values[value] = shown
-            escaped = json.dumps(value, ensure_ascii=False)[1:-1]  # as it is inside JSON
-            if escaped != value:
-                self._values[escaped] = shown
-            self._values = dict(sorted(self._values.items(), key=lambda kv: -len(kv[0])))
+    def add(self, value: str, shown: str = MASK, least: int = 1) -> None:
+        if not value or len(value) < least or value in self._values:
+            return
+        forms = {value, json.dumps(value, ensure_ascii=False)[1:-1],  # inside JSON
+                 shlex.quote(value)}  # as a command line quotes it (chain's steps)
+        forms |= {value[:n] for n in SHOWN_PREFIXES if len(value) > n + 3}
+        for form in forms:
+            self._values.setdefault(form, shown)
+        self._values = dict(sorted(self._values.items(), key=lambda kv: -len(kv[0])))
 
     def json_line(self, record: dict[str, Any]) -> str:
-        """The record as one JSON line, masked: one pass over one string (every step
-        pays for this, so not a walk over each value)."""
-        return self.text(json.dumps(record, ensure_ascii=False, default=str))
+        """The record as one JSON line with every string in it masked (numbers, names of
+        fields and the structure are never touched, whatever a secret looks like)."""
+        line = json.dumps(record, ensure_ascii=False, default=str)
+        return STRING.sub(lambda m: self.text(m.group(0)), line)
 
     def learn_from(self, command: str, data: dict[str, Any]) -> None:
         """Values this step puts on the page or in the browser that are secret."""
+        for step in data.get("steps") or []:  # a chain: each of its steps
+            if isinstance(step, dict) and isinstance(step.get("command"), str):
+                self.learn_from(step["command"], step.get("data") or {})
         try:
-            words = split_words(command)
+            inv = parse(command)
         except Exception:
             return
-        if not words:
-            return
-        if data.get("secret") and words[0] in ("fill", "type") and len(words) >= 3:
+        name, params = inv.spec.name, inv.params
+        typed = params.get("text") if name in ("fill", "type") else None
+        if data.get("secret") and isinstance(typed, str) and not typed.startswith("$"):
             # typed into a password field: recorded as a name replay asks for (--secret)
-            if words[2] not in self._values and not words[2].startswith("$"):
-                count = sum(1 for v in self._values.values() if v.startswith("$PASSWORD"))
-                self.add(words[2], f"$PASSWORD{count + 1 if count else ''}")
-        index = VALUE_WORD.get(words[0])
-        if index is not None and len(words) > index and words[1] == "set":
-            self.add(words[index])
+            if typed not in self._values:
+                count = sum(1 for v in set(self._values.values()) if v.startswith("$PASSWORD"))
+                self.add(typed, f"$PASSWORD{count + 1 if count else ''}")
+        if name in ("cookies", "storage") and params.get("action") == "set":
+            self.add(params.get("value") or "", least=1)
         for cookie in data.get("cookies") or []:
             if isinstance(cookie, dict) and isinstance(cookie.get("value"), str):
-                self.add(cookie["value"])
+                self.add(cookie["value"], least=4)
         storage = data.get("storage")
         if isinstance(storage, dict):
             for value in storage.values():
                 if isinstance(value, str):
-                    self.add(value)
+                    self.add(value, least=4)
 
     def text(self, text: str) -> str:
         for value, shown in self._values.items():
@@ -73,13 +82,3 @@ class Masker:
         if "bearer" in lower or "token" in lower or "basic" in lower:
             text = LABELLED.sub(lambda m: m.group(1) + m.group(2) + MASK, text)
         return text
-
-    def value(self, obj: Any) -> Any:
-        """A JSON value with every string masked."""
-        if isinstance(obj, str):
-            return self.text(obj)
-        if isinstance(obj, dict):
-            return {k: self.value(v) for k, v in obj.items()}
-        if isinstance(obj, list):
-            return [self.value(v) for v in obj]
-        return obj

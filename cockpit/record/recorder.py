@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ VERSION = 1
 # Events worth keeping besides the steps: who had control, and what the agent said.
 KEPT_EVENTS = {ev.HANDOFF, ev.RESUMED, ev.NEEDS_HUMAN, ev.NEEDS_CLEARED, ev.AGENT_OUTPUT,
                ev.AGENT_STATE, ev.TAB_OPENED, ev.TAB_CLOSED}
+PASSWORDISH = re.compile(r"(?i)pass(word|phrase|code)|\bpin\b")
 MAX_OUTPUT = 20_000  # characters of a step's text kept; the data keeps the structure
 
 
@@ -107,6 +109,9 @@ class Recorder:
     def _step(self, event) -> None:
         data = event.data
         details = data.get("data") or {}
+        targets = self._targets.pop(data["id"], {})
+        if any(PASSWORDISH.search(t["name"]) for t in targets.values()):
+            details = {**details, "secret": True}  # even when the step failed before typing
         self.masker.learn_from(data["command"], details)
         self.steps += 1
         tab = details.get("tab") or (self.session.active.info() if self.session.active
@@ -117,7 +122,7 @@ class Recorder:
                   "output": (data["output"] or "")[:MAX_OUTPUT], "error": data["error"],
                   "tab": tab.get("index"), "url": tab.get("url"),
                   "diff": details.get("diff"),
-                  "targets": self._targets.pop(data["id"], {})}
+                  "targets": targets}
         if "needs" in details:
             record["needs"] = details["needs"]
         if isinstance(details.get("handoff"), dict):

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from ..core.parser import split_words
 from ..core.secrets import USE
 from ..core.targets import as_ref
+from .mask import MASK
 from .reader import Recording
 
 NEEDS_A_PERSON = {"handoff", "resume"}  # replay never hands the browser to anybody
@@ -72,12 +73,19 @@ class Replayer:
     async def step(self, step: dict[str, Any]) -> StepReport:
         report = StepReport(step["n"], step["command"])
         words = step["command"].split()
-        if step.get("source") not in REPLAYED_SOURCES or not words or \
-                words[0] in NEEDS_A_PERSON:
+        why = None
+        if step.get("source") not in REPLAYED_SOURCES:
+            why = f"sent by {step.get('source')}, not replayed"
+        elif not words or words[0] in NEEDS_A_PERSON:
+            why = "a handoff needs a person; replay goes on without"
+        elif MASK in step["command"]:
+            why = "its values were masked when recorded (give them with --secret NAME and "\
+                  "write $NAME in the recording to replay it)"
+        elif step.get("exit_code") == 4 or "refs are void" in (step.get("error") or ""):
+            why = "it did not run when recorded"
+        if why:
             report.status = "skipped"
-            report.reasons.append("a handoff needs a person; replay goes on without" if words
-                                  and words[0] in NEEDS_A_PERSON else
-                                  f"sent by {step.get('source')}, not replayed")
+            report.reasons.append(why)
             return report
         line = self.move(step["command"])
         line, notes = await self._find_refs(line, step.get("targets") or {})
@@ -120,7 +128,7 @@ class Replayer:
             same = [r for r, n in refs.items()
                     if n.role == want["role"] and n.name == want["name"]]
             nth = want.get("nth", 0)
-            found = same[nth] if nth < len(same) else (same[0] if same else None)
+            found = same[nth] if nth < len(same) else None  # not another one of its kind
             if found is None:
                 notes.append(f"@{ref} ({want['role']} \"{want['name']}\") is not on the page "
                              "now")

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -50,6 +49,7 @@ class RecordingsScreen(ModalScreen):
         self.next_index = 0  # the walkthrough's next step (an index into steps)
         self.reports: dict[int, object] = {}
         self.stop_at: int | None = None
+        self.walking = False  # a step is being replayed: no other may start meanwhile
 
     def compose(self) -> ComposeResult:
         with Vertical(id="recordings-screen"):
@@ -90,6 +90,9 @@ class RecordingsScreen(ModalScreen):
             self.show_step(event.cursor_row)
 
     def open(self, path: Path) -> None:
+        if self.walking:
+            self.notify("a walkthrough is running: p pauses it first", markup=False)
+            return
         try:
             self.recording = read(path)
         except UnreadableRecording as exc:
@@ -133,32 +136,40 @@ class RecordingsScreen(ModalScreen):
 
     def action_walk_next(self) -> None:
         if self._can_walk():
-            self.stop_at = self.next_index
-            self.walk()
+            self._walk_to(self.next_index if not self.walking else (self.stop_at or 0) + 1)
 
     def action_walk_to(self) -> None:
         if self._can_walk():
-            self.stop_at = self.query_one("#recording-steps", DataTable).cursor_row
-            self.walk()
+            self._walk_to(self.query_one("#recording-steps", DataTable).cursor_row)
+
+    def _walk_to(self, index: int) -> None:
+        self.stop_at = max(index, self.stop_at or 0) if self.walking else index
+        if not self.walking:  # a walk that runs just goes further
+            self.walking = True
+            # on the app, not this screen: closing the screen must not cancel a command
+            # half-way in the live session
+            self.app.run_worker(self.walk(self.replayer, self.recording.steps),
+                                group="walkthrough", exit_on_error=False)
 
     def action_walk_skip(self) -> None:
-        if self._can_walk():
+        if self._can_walk() and not self.walking:
             self._mark(self.next_index, "skipped")
             self.next_index += 1
 
     def action_walk_pause(self) -> None:
         self.stop_at = None  # the step running finishes; no further one starts
 
-    @work(group="walkthrough", exclusive=True, exit_on_error=False)
-    async def walk(self) -> None:
-        steps = self.recording.steps
-        while self.stop_at is not None and self.next_index <= self.stop_at \
-                and self.next_index < len(steps):
-            index = self.next_index
-            self.reports[index] = report = await self.replayer.step(steps[index])
-            self.next_index += 1
-            self._mark(index, report.status)
-        self.stop_at = None
+    async def walk(self, replayer: Replayer, steps: list) -> None:
+        try:
+            while self.stop_at is not None and self.next_index <= self.stop_at \
+                    and self.next_index < len(steps):
+                index = self.next_index
+                self.reports[index] = report = await replayer.step(steps[index])
+                self.next_index += 1
+                if self.is_attached:  # the screen may have been closed meanwhile
+                    self._mark(index, report.status)
+        finally:
+            self.walking, self.stop_at = False, None
 
     def _mark(self, index: int, status: str) -> None:
         table = self.query_one("#recording-steps", DataTable)

@@ -34,17 +34,24 @@ async def dblclick(ctx, a) -> Outcome:
          args=(T, Arg("text", "the new value; quote it if it has spaces")), mutates=True,
          examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"))
 async def fill(ctx, a) -> Outcome:
-    secret = await ctx.on(a.target, lambda loc: _fill(loc, a.text, ctx.timeout))
-    return Outcome(f"filled {ctx.describe(a.target)}", {"secret": True} if secret else {})
+    return await _into(ctx, a.target, lambda loc: loc.fill(a.text, timeout=ctx.timeout),
+                       f"filled {ctx.describe(a.target)}")
 
 
-# A password field's value must never reach a recording: the step says so in its data.
+# A password field's value must never reach a recording: the step says so in its data,
+# also when the typing fails (the recorder masks the value it finds in the command).
 IS_PASSWORD_JS = "e => e.type === 'password' || /password/i.test(e.autocomplete || '')"
 
 
-async def _fill(loc, text: str, timeout: float) -> bool:
-    await loc.fill(text, timeout=timeout)
-    return await _is_password(loc)
+async def _into(ctx, target: str, action, done: str) -> Outcome:
+    secret = await ctx.on(target, _is_password)
+    try:
+        await ctx.on(target, action)
+    except CommandError as exc:
+        if secret:
+            exc.data = {**exc.data, "secret": True}
+        raise
+    return Outcome(done, {"secret": True} if secret else {})
 
 
 async def _is_password(loc) -> bool:
@@ -60,12 +67,9 @@ async def _is_password(loc) -> bool:
          details="Unlike fill, type appends and triggers keydown/keyup for every character.",
          examples=('type @e9 "hello"',))
 async def type_(ctx, a) -> Outcome:
-    async def act(loc) -> bool:
-        await loc.press_sequentially(a.text, delay=a.delay or 0, timeout=ctx.timeout)
-        return await _is_password(loc)
-    secret = await ctx.on(a.target, act)
-    return Outcome(f"typed {len(a.text)} characters into {ctx.describe(a.target)}",
-                   {"secret": True} if secret else {})
+    return await _into(ctx, a.target, lambda loc: loc.press_sequentially(
+        a.text, delay=a.delay or 0, timeout=ctx.timeout),
+        f"typed {len(a.text)} characters into {ctx.describe(a.target)}")
 
 
 @command("press", "interact", "Press a key or chord, on an element or the focused one.",
