@@ -19,9 +19,9 @@ from .errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
 from .execute import execute_line
 from .handoff import Handoff
-from .secrets import Secrets
 from .registry import REGISTRY, Registry
 from .result import Result
+from .secrets import Secrets
 from .tab import Tab
 from .workspace import session_dir
 
@@ -176,14 +176,18 @@ class Session:
             self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source,
                           exit_code=result.exit_code, **result.to_json())
 
+    def waits(self, line: str, source: str) -> bool:
+        """Whether this command would wait for agents to be released. `resume` and
+        `status` never do, whoever asks (`cockpit exec resume` comes as an agent's)."""
+        return source == "agent" and bool(self._holds) and \
+            line.split(maxsplit=1)[:1] not in (["resume"], ["status"])
+
     async def _wait_turn(self, source: str, line: str) -> None:
-        if line.split(maxsplit=1)[:1] in (["resume"], ["status"]):
-            source = "human"  # whoever asks (`cockpit exec resume` too) is not held
         while True:
-            while source == "agent" and self._holds:
+            while self.waits(line, source):
                 await self._agents_go.wait()
             await self._lock.acquire()
-            if source != "agent" or not self._holds:
+            if not self.waits(line, source):
                 return
             self._lock.release()  # held while it queued behind others: wait again
 

@@ -4,7 +4,6 @@ killed cockpit leaves a file whose finished steps all parse."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -101,9 +100,7 @@ class Recorder:
             ref = as_ref(word.strip("'\""))
             node = snap.refs.get(ref) if snap and ref else None
             if node is not None:  # nth: which of the elements with this role and name
-                nth = sum(1 for r, n in snap.refs.items() if r != ref and n.role == node.role
-                          and n.name == node.name and _before(snap, r, ref))
-                found[ref] = {"role": node.role, "name": node.name, "nth": nth}
+                found[ref] = {"role": node.role, "name": node.name, "nth": _nth(snap, ref)}
         return found
 
     def _step(self, event) -> None:
@@ -130,9 +127,14 @@ class Recorder:
         self._write(record)
 
 
-def _before(snap, ref: str, other: str) -> bool:
-    keys = list(snap.refs)  # document order
-    return keys.index(ref) < keys.index(other)
+def _nth(snap, ref: str) -> int:
+    """How many elements of the ref's role and name come before it (document order)."""
+    node, count = snap.refs[ref], 0
+    for other, n in snap.refs.items():
+        if other == ref:
+            return count
+        count += n.role == node.role and n.name == node.name
+    return count
 
 
 def _small(data: dict[str, Any]) -> dict[str, Any]:

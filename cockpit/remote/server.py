@@ -271,8 +271,7 @@ class _Connection:
         reply: dict[str, Any] = {"id": request.get("id")}
         if op == "run":
             source = request.get("source", "agent")
-            if source == "agent" and self.session.agents_held and \
-                    request["command"].split()[0] not in ("resume", "status"):  # say why
+            if self.session.waits(request["command"], source):  # say why before it waits
                 await self.send({"id": request.get("id"), "waiting": self.session.agents_held})
             result = await self.session.run(request["command"],
                                             source=source,
