@@ -12,11 +12,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from cockpit import agent as agent_module
-from cockpit.agent import AgentProcess
+from cockpit.control import agent_process as agent_module
+from cockpit.control.agent_process import AgentProcess
 from cockpit.core import events as ev
-from cockpit.remote import server as server_module
-from cockpit.remote.server import ControlServer
+from cockpit.control import server as server_module
+from cockpit.control.server import ControlServer
 from cockpit.tui.agent_pane import AgentPane
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.command_log import CommandLog

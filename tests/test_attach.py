@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from cockpit.remote.remote_session import RemoteSession
-from cockpit.remote.server import ControlServer
+from cockpit.control.remote_session import RemoteSession
+from cockpit.control.server import ControlServer
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.command_log import CommandLog
 from cockpit.tui.diff_pane import DiffPane

@@ -22,9 +22,9 @@ import pytest
 
 from cockpit.client import AsyncCockpit, Cockpit, CommandFailed, Unreachable
 from cockpit.core import events as ev
-from cockpit.remote import paths
-from cockpit.remote.server import AlreadyLive, ControlServer
-from cockpit.remote.wire import MAX_REQUEST
+from cockpit.control import discovery as paths
+from cockpit.control.server import AlreadyLive, ControlServer
+from cockpit.control.protocol import MAX_REQUEST
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ import pytest
 
 from cockpit.core import events as ev
 from cockpit.demo.agent import NotOnPage, ref
-from cockpit.remote import paths
-from cockpit.remote.server import ControlServer
+from cockpit.control import discovery as paths
+from cockpit.control.server import ControlServer
 
 ASK = re.compile(r'^I need a human: .* fill (@\w+) "\.\.\." then click (@\w+) '
                  r"\(Continue\)\.$")

@@ -15,7 +15,7 @@ import re
 import sys
 import time
 
-from ..client import Cockpit, CommandFailed, Unreachable
+from ..control.client import Cockpit, CommandFailed, Unreachable
 
 POLL_S = 1.0
 REMIND_S = 60.0

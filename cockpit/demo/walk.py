@@ -91,9 +91,9 @@ async def run_demo_tui(args, site: DemoSite) -> int:
     """The TUI on the demo site, with the demo agent walking it (`--no-agent`: a person
     drives alone)."""
     from ..core.workspace import workspace_dir
-    from ..host import Host
+    from ..cli.live import Host
     from ..tui.app import CockpitApp
-    from ..tui.launch import already_live
+    from ..cli.tui import already_live
     try:
         session = session_from_args(args)
     except ValueError as exc:

@@ -12,11 +12,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
-from ..agent import describe as describe_agent
+from ..control.agent_process import describe as describe_agent
 from ..core import events as ev
 from ..core.events import Event
 from .agent_pane import AgentPane
-from .bridge import EngineBatch, EventBatcher
+from .event_batcher import EngineBatch, EventBatcher
 from .config import apply_config, key_label
 from .command_log import CommandLog, describe_entry
 from .diff_pane import DiffPane

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from .cli import session_from_args
-from .core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
-from .record.recorder import start_recording
+from . import session_from_args
+from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
+from ..record.recorder import start_recording
 
 
 def _lines_from(stream: IO[str]):

@@ -20,8 +20,8 @@ from typing import Any
 
 from ..core import events as ev
 from ..core.events import Event
-from . import paths
-from .wire import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, encode
+from . import discovery
+from .protocol import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, encode
 
 # Events kept for viewers that attach later: the log's commands (queued, started and
 # finished: 10,000 commands), and apart, so a flood of agent output cannot push commands
@@ -42,7 +42,7 @@ class AlreadyLive(Exception):
 class ControlServer:
     def __init__(self, session, workspace: Path | None = None) -> None:
         self.session = session
-        self.socket = paths.socket_path(session.name, workspace)
+        self.socket = discovery.socket_path(session.name, workspace)
         self.token = secrets.token_hex(16)
         self.commands: deque[Event] = deque(maxlen=COMMAND_HISTORY)
         self.agent: deque[Event] = deque()
@@ -57,14 +57,14 @@ class ControlServer:
 
     async def start(self) -> Path:
         """Listen; raises AlreadyLive when a live session already has this name here, and
-        paths.Unreachable, saying what to do, when the socket cannot be made."""
+        discovery.Unreachable, saying what to do, when the socket cannot be made."""
         try:
-            paths.private_dir(create=True)
+            discovery.private_dir(create=True)
         except OSError as exc:
-            raise paths.Unreachable(f"cannot create {paths.runtime_dir()}: {exc}: make it "
+            raise discovery.Unreachable(f"cannot create {discovery.runtime_dir()}: {exc}: make it "
                                     f"a directory of yours, or set XDG_RUNTIME_DIR to one"
                                     ) from None
-        live = paths.alive(self.socket)  # a stale socket is cleaned up on the way
+        live = discovery.alive(self.socket)  # a stale socket is cleaned up on the way
         if live is not None:
             raise AlreadyLive(f"session {self.session.name!r} is already live here (pid "
                               f"{live.pid}): attach to it with `cockpit attach --session "
@@ -73,7 +73,7 @@ class ControlServer:
             self._server = await asyncio.start_unix_server(
                 self._serve_client, path=str(self.socket), limit=MAX_REQUEST + 2)
         except OSError as exc:  # a file in the way, a full disk, a path too long
-            raise paths.Unreachable(f"cannot create the control socket {self.socket}: "
+            raise discovery.Unreachable(f"cannot create the control socket {self.socket}: "
                                     f"{exc}: remove what is in the way, or pick a shorter "
                                     f"--session") from None
         os.chmod(self.socket, 0o600)
@@ -84,7 +84,7 @@ class ControlServer:
     def _write_info(self) -> None:
         info = {"session": self.session.name, "token": self.token, "pid": os.getpid(),
                 "workspace": str(Path.cwd()), "protocol": PROTOCOL}
-        target = paths.info_path(self.socket)
+        target = discovery.info_path(self.socket)
         temp = target.with_suffix(".tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -112,9 +112,9 @@ class ControlServer:
                     for task in stuck:
                         task.cancel()
                     await asyncio.gather(*stuck, return_exceptions=True)
-            if (paths.LiveInfo.read(self.socket) or paths.LiveInfo("", self.socket, "", 0, "")
+            if (discovery.LiveInfo.read(self.socket) or discovery.LiveInfo("", self.socket, "", 0, "")
                     ).token == self.token:  # only our own files: a successor may own them
-                paths.remove(self.socket)
+                discovery.remove(self.socket)
 
     def _keep(self, event: Event) -> None:
         if event.kind.startswith("command."):

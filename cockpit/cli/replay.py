@@ -8,12 +8,12 @@ import json
 import sys
 
 from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from .reader import UnreadableRecording, read
-from .replay import Replayer, missing_secrets
+from ..record.reader import UnreadableRecording, read
+from ..record.replay import Replayer, missing_secrets
 
 
 async def replay_main(args) -> int:
-    from ..cli import session_from_args
+    from . import session_from_args
     try:
         rec = read(args.file)
     except UnreadableRecording as exc:
@@ -32,7 +32,7 @@ async def replay_main(args) -> int:
               f"(masked when recorded): give {'them' if len(missing) > 1 else 'it'} with "
               + " ".join(f"--secret {m}=VALUE" for m in missing), file=sys.stderr)
         return EXIT_USAGE
-    from .recorder import start_recording
+    from ..record.recorder import start_recording
     await session.start()
     recorder = start_recording(session)
     replayer = Replayer(session, rec, origin=args.origin)

@@ -9,8 +9,8 @@ import math
 import shlex
 import sys
 
-from .core.errors import EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT
-from .remote.wire import MAX_REQUEST
+from ..core.errors import EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT
+from ..control.protocol import MAX_REQUEST
 
 ENVELOPE = 200  # bytes a request adds around its command line (id, op, source, timeout)
 
@@ -94,7 +94,7 @@ def main(argv: list[str]) -> int:
     except _Usage as exc:
         print(f"cockpit exec: {exc}\n\n{USAGE}", file=sys.stderr)
         return EXIT_USAGE
-    from .client import CONNECT_TIMEOUT, Cockpit, Unreachable
+    from ..control.client import CONNECT_TIMEOUT, Cockpit, Unreachable
     try:
         with Cockpit(opts["session"], socket_path=opts["socket"], client="exec",
                      on_waiting=lambda why: _say_waiting(why, opts["timeout"]),

@@ -7,12 +7,12 @@ import asyncio
 import signal
 import sys
 
-from .cli import session_from_args
-from .core import events as ev
-from .core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
-from .host import Host
-from .remote.paths import Unreachable
-from .remote.server import AlreadyLive
+from . import session_from_args
+from ..core import events as ev
+from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
+from .live import Host
+from ..control.discovery import Unreachable
+from ..control.server import AlreadyLive
 
 
 async def serve_main(args) -> int:

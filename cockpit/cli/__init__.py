@@ -37,7 +37,7 @@ def _session_options(parser) -> None:
 
 def session_from_args(args):
     """The Session the shared options (--session, --headed, --browser...) describe."""
-    from .core import Session
+    from ..core import Session
     session = Session(args.session, headed=args.headed, engine=args.browser,
                       browser_path=args.browser_path)
     session.handoff.auto_handoff = args.auto_handoff
@@ -50,7 +50,7 @@ def session_from_args(args):
     if not args.no_record:
         from pathlib import Path
 
-        from .record.recorder import default_path
+        from ..record.recorder import default_path
         session.recording_path = Path(args.record) if args.record else default_path(
             session.name)
     return session
@@ -142,10 +142,10 @@ def main(argv: list[str] | None = None) -> int:
         from .exec import main as exec_main
         return exec_main(argv[1:])
     if command == "themes":
-        from .tui.themes import themes_main
+        from ..tui.themes import themes_main
         return themes_main(argv[1:])
     if command == "export":
-        from .record.export import export_main
+        from ..record.export import export_main
         return export_main(argv[1:])
     import asyncio
     args = build_parser(command).parse_args(argv[1:] if command else argv)
@@ -156,16 +156,16 @@ def main(argv: list[str] | None = None) -> int:
             from .serve import serve_main
             return asyncio.run(serve_main(args))
         if command == "attach":
-            from .tui.launch import run_attach
+            from .tui import run_attach
             return run_attach(args)
         if command == "replay":
-            from .record.replay_cli import replay_main
+            from .replay import replay_main
             return asyncio.run(replay_main(args))
         if command == "demo":
-            from .demo.walk import demo_main
+            from ..demo.walk import demo_main
             return asyncio.run(demo_main(args))
         if command is None and not args.plain:
-            from .tui.launch import run_tui
+            from .tui import run_tui
             return run_tui(args, url=args.url)
         from .run import run_main
         if command is None:  # --plain: a line prompt on the same engine
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
 def _commands(args) -> int:
     import json
 
-    from .core import REGISTRY
+    from ..core import REGISTRY
     if args.json:
         print(json.dumps(REGISTRY.describe(), indent=2))
     elif args.markdown:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .agent import AgentProcess
-from .record.recorder import start_recording
-from .remote.server import ControlServer
+from ..control.agent_process import AgentProcess
+from ..record.recorder import start_recording
+from ..control.server import ControlServer
 
 
 class Host:

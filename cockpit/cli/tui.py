@@ -6,16 +6,16 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from ..cli import session_from_args
+from . import session_from_args
 from ..core.errors import EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
 from ..core.workspace import workspace_dir
-from ..remote import paths
+from ..control import discovery
 
 
 def already_live(name: str) -> str | None:
     """Why a new session of this name cannot start here, or None."""
     try:
-        live = paths.alive(paths.socket_path(name))
+        live = discovery.alive(discovery.socket_path(name))
     except ValueError as exc:  # a name too long for a socket path here
         return str(exc)
     if live is None:
@@ -27,8 +27,8 @@ def already_live(name: str) -> str | None:
 
 def run_tui(args, url: str | None = None, agent: str | None = None) -> int:
     """The TUI on a new session, with its control socket (and agent, if any)."""
-    from ..host import Host
-    from .app import CockpitApp
+    from .live import Host
+    from ..tui.app import CockpitApp
     try:
         session = session_from_args(args)
     except ValueError as exc:
@@ -47,14 +47,14 @@ def run_tui(args, url: str | None = None, agent: str | None = None) -> int:
 
 def run_attach(args) -> int:
     """The TUI on a session that lives in another process; leaving it leaves that running."""
-    from ..remote.remote_session import RemoteSession
-    from .app import CockpitApp
+    from ..control.remote_session import RemoteSession
+    from ..tui.app import CockpitApp
 
     async def attached() -> int:
         try:
             remote = RemoteSession(args.session, socket_path=args.socket)
             await remote.start()
-        except (paths.Unreachable, ValueError) as exc:
+        except (discovery.Unreachable, ValueError) as exc:
             print(f"cockpit attach: {exc}", file=sys.stderr)
             return EXIT_UNREACHABLE
         try:

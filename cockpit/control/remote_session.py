@@ -13,7 +13,7 @@ import asyncio
 import base64
 from typing import Any
 
-from ..client import AsyncCockpit, Unreachable
+from .client import AsyncCockpit, Unreachable
 from ..core import events as ev
 from ..core.events import Event, EventBus
 from ..core.registry import REGISTRY

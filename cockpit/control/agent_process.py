@@ -14,9 +14,9 @@ import signal
 import sys
 from pathlib import Path
 
-from .core import events as ev
-from .core.events import Event
-from .remote.paths import ENV_SESSION, ENV_SOCKET
+from ..core import events as ev
+from ..core.events import Event
+from .discovery import ENV_SESSION, ENV_SOCKET
 
 STOP_GRACE_S = 3.0  # between SIGTERM and SIGKILL
 DRAIN_S = 1.0  # for its last output once it has ended

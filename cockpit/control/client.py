@@ -1,0 +1,369 @@
+"""A Python client for a live Cockpit session (started by `cockpit`, `serve` or `demo`).
+
+    from cockpit.client import Cockpit
+
+    with Cockpit() as browser:            # $COCKPIT_SOCKET, else session "default" here
+        browser.goto("localhost:8000/login")
+        print(browser.snapshot("-i"))
+        browser.fill("@e4", "jane@example.com")
+        result = browser.run("click @e6")  # a Result: ok, output, error, data, exit_code
+        for event in browser.events():     # every event of the session, as it happens
+            ...
+
+`AsyncCockpit` is the same for asyncio code (`async with AsyncCockpit() as browser`).
+`run` returns the Result whatever happened; the named methods raise `CommandFailed` when
+the command fails, so a script stops where the page did not do what it expected.
+Standard library only (plus `cockpit.core.result`): it starts fast, like `cockpit exec`.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import socket
+
+from ..core.events import Event
+from ..core.result import Result
+from . import discovery
+from .discovery import Unreachable
+from .protocol import encode
+
+TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
+if TYPE_CHECKING:
+    from typing import Any, AsyncIterator, Callable, Iterator
+
+__all__ = ["AsyncCockpit", "Cockpit", "CockpitError", "CommandFailed", "Unreachable"]
+
+READ_LIMIT = 256 * 1024 * 1024  # answers may carry a picture or a large page's text
+CONNECT_TIMEOUT = 10.0  # seconds for a session to take the connection and the token
+
+
+class CockpitError(Exception):
+    pass
+
+
+class CommandFailed(CockpitError):
+    def __init__(self, result: Result) -> None:
+        super().__init__(f"{result.command}: {result.error}")
+        self.result = result
+
+
+def _result(reply: dict[str, Any]) -> Result:
+    return Result(reply.get("command", ""), bool(reply.get("ok")), reply.get("output", ""),
+                  reply.get("error"), reply.get("ms", 0.0), reply.get("data") or {},
+                  reply.get("exit_code", 0 if reply.get("ok") else 1),
+                  reply.get("source", "agent"))
+
+
+def _event(message: dict[str, Any]) -> Event:
+    e = message["event"]
+    return Event(e["kind"], e.get("data") or {}, e.get("time", 0.0))
+
+
+def _line(command: str, *args: Any) -> str:
+    return " ".join([command, *(shlex.quote(str(a)) for a in args)])
+
+
+def _hello(info: discovery.LiveInfo, client: str) -> bytes:
+    return encode({"token": info.token, "client": client})
+
+
+def _welcomed(reply: dict[str, Any], info: discovery.LiveInfo) -> None:
+    if not reply.get("ok"):
+        raise Unreachable(f"session {info.session!r} refused the connection: "
+                          f"{reply.get('error')}")
+
+
+class _Commands:
+    """The common commands as methods; each raises CommandFailed when it fails."""
+
+    def _checked(self, line: str):
+        raise NotImplementedError
+
+    def goto(self, url: str):
+        return self._checked(_line("goto", url))
+
+    def snapshot(self, *flags: str):
+        return self._checked(_line("snapshot", *flags))
+
+    def click(self, target: str):
+        return self._checked(_line("click", target))
+
+    def fill(self, target: str, text: str):
+        return self._checked(_line("fill", target, text))
+
+    def type(self, target: str, text: str):
+        return self._checked(_line("type", target, text))
+
+    def press(self, key: str, target: str | None = None):
+        return self._checked(_line("press", *([target] if target else []), key))
+
+    def select(self, target: str, *values: str):
+        return self._checked(_line("select", target, *values))
+
+    def check(self, target: str):
+        return self._checked(_line("check", target))
+
+    def text(self, target: str | None = None):
+        return self._checked(_line("text", *([target] if target else [])))
+
+    def title(self):
+        return self._checked("title")
+
+    def url(self):
+        return self._checked("url")
+
+    def tabs(self):
+        return self._checked("tabs")
+
+    def tab(self, index: int):
+        return self._checked(_line("tab", index))
+
+    def js(self, expression: str):
+        return self._checked(_line("js", expression))
+
+    def wait(self, *conditions: str):
+        return self._checked(_line("wait", *conditions))
+
+
+class Cockpit(_Commands):
+    """A blocking client: one connection, one request at a time."""
+
+    def __init__(self, session: str | None = None, *, socket_path: str | None = None,
+                 source: str = "agent", client: str = "python",
+                 on_waiting: Callable[[str], None] | None = None,
+                 connect_timeout: float = CONNECT_TIMEOUT) -> None:
+        self.info = discovery.find(session, socket_path)
+        self.source = source
+        self.on_waiting = on_waiting  # told why a command waits (say, a human has control)
+        self._ids = 0
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._file = None
+        try:  # bounded: a session that accepts and never answers must not hang us
+            self._sock.settimeout(connect_timeout)
+            self._sock.connect(str(self.info.socket))
+            self._file = self._sock.makefile("rwb")
+            self._send_raw(_hello(self.info, client))
+            _welcomed(self._receive(connect_timeout), self.info)
+        except TimeoutError:  # socket.timeout: connect, or _receive's
+            self.close()
+            raise Unreachable(f"session {self.info.session!r} did not answer within "
+                              f"{connect_timeout:g} s at {self.info.socket}: it may be "
+                              f"stuck; restart the cockpit that runs it") from None
+        except OSError as exc:
+            self.close()
+            raise Unreachable(f"session {self.info.session!r} did not answer at "
+                              f"{self.info.socket}: {exc}") from None
+        except BaseException:  # refused, or not our protocol: no socket left behind
+            self.close()
+            raise
+
+    @property
+    def session(self) -> str:
+        return self.info.session
+
+    def _send_raw(self, data: bytes) -> None:
+        try:
+            self._file.write(data)
+            self._file.flush()
+        except OSError as exc:  # reset, broken pipe: the session is gone or refused us
+            raise Unreachable(f"session {self.session!r} broke the connection: "
+                              f"{exc}") from None
+
+    def _receive(self, timeout: float | None = None) -> dict[str, Any]:
+        self._sock.settimeout(timeout)
+        try:
+            line = self._file.readline(READ_LIMIT)
+        except socket.timeout:
+            raise TimeoutError(f"no answer from session {self.session!r} within "
+                               f"{timeout:g} s") from None
+        except OSError as exc:
+            raise Unreachable(f"session {self.session!r} broke the connection: "
+                              f"{exc}") from None
+        if not line:
+            raise Unreachable(f"session {self.session!r} closed the connection (it ended)")
+        return json.loads(line)
+
+    def request(self, op: str, *, wait: float | None = None, **fields: Any) -> dict[str, Any]:
+        """Send one request and return its answer; `wait`: at most so many seconds."""
+        self._ids += 1
+        self._send_raw(encode({"id": self._ids, "op": op, **fields}))
+        while True:
+            reply = self._receive(wait)
+            if reply.get("id") is None and reply.get("ok") is False:
+                return reply  # the session could not read the request (one is in flight)
+            if reply.get("id") != self._ids:
+                continue
+            if "waiting" in reply and "ok" not in reply:  # a notice; the answer follows
+                if self.on_waiting is not None:
+                    self.on_waiting(reply["waiting"])
+                continue
+            return reply
+
+    def run(self, command: str, *, timeout: float | None = None) -> Result:
+        """Run one command line. `timeout` bounds the wait for its turn (exit code 4 past
+        it); the answer itself is awaited a minute longer at most."""
+        fields: dict[str, Any] = {"command": command, "source": self.source}
+        if timeout is not None:
+            fields["timeout"] = timeout
+        reply = self.request("run", wait=None if timeout is None else timeout + 60, **fields)
+        return _result(reply)
+
+    def _checked(self, line: str) -> Result:
+        result = self.run(line)
+        if not result.ok:
+            raise CommandFailed(result)
+        return result
+
+    def state(self) -> dict[str, Any]:
+        return self.request("state")["data"]
+
+    def events(self, history: bool = False) -> Iterator[Event]:
+        """The session's events from now on (`history`: the kept command and agent events
+        first), on a connection of their own, until the session ends."""
+        with Cockpit(socket_path=str(self.info.socket), client="events") as other:
+            other._ids += 1
+            other._send_raw(encode({"id": other._ids, "op": "subscribe", "history": history}))
+            other._receive()
+            while True:
+                try:
+                    message = other._receive()
+                except Unreachable:
+                    return
+                if "event" in message:
+                    yield _event(message)
+
+    def close(self) -> None:
+        try:
+            if self._file is not None:
+                self._file.close()
+        except OSError:
+            pass  # unflushed bytes to a session that is gone
+        finally:
+            self._sock.close()
+
+    def __enter__(self) -> Cockpit:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class AsyncCockpit(_Commands):
+    """The asyncio client: requests may overlap (the session still runs them in order)."""
+
+    def __init__(self, session: str | None = None, *, socket_path: str | None = None,
+                 source: str = "agent", client: str = "python-async") -> None:
+        self.info = discovery.find(session, socket_path)
+        self.source = source
+        self.client = client
+        self._ids = 0
+        self._waiting: dict[int, Any] = {}  # request id -> asyncio.Future
+        self._events = None  # an asyncio.Queue while events() runs
+        self._reader = self._writer = self._pump = None
+
+    @property
+    def session(self) -> str:
+        return self.info.session
+
+    async def connect(self) -> AsyncCockpit:
+        import asyncio  # here: the blocking client (and `cockpit exec`) never pays for it
+        try:
+            self._reader, self._writer = await asyncio.open_unix_connection(
+                str(self.info.socket), limit=READ_LIMIT)
+        except OSError as exc:
+            raise Unreachable(f"session {self.session!r} did not answer at "
+                              f"{self.info.socket}: {exc}") from None
+        try:
+            self._writer.write(_hello(self.info, self.client))
+            line = await asyncio.wait_for(self._reader.readline(), CONNECT_TIMEOUT)
+            _welcomed(json.loads(line) if line else {"error": "it closed the connection"},
+                      self.info)
+        except BaseException as exc:  # no socket left behind, whatever went wrong
+            self._writer.close()
+            self._reader = self._writer = None
+            if isinstance(exc, (OSError, asyncio.TimeoutError)):
+                raise Unreachable(f"session {self.session!r} did not answer at "
+                                  f"{self.info.socket}: {exc or 'timed out'}") from None
+            raise
+        self._pump = asyncio.create_task(self._read_answers())
+        return self
+
+    async def _read_answers(self) -> None:
+        try:
+            while line := await self._reader.readline():
+                message = json.loads(line)
+                if "event" in message:
+                    if self._events is not None:
+                        self._events.put_nowait(_event(message))
+                    continue
+                if "waiting" in message and "ok" not in message:
+                    continue  # a notice that the command waits; its answer follows
+                future = self._waiting.pop(message.get("id"), None)
+                if future is not None and not future.done():
+                    future.set_result(message)
+        finally:
+            gone = Unreachable(f"session {self.session!r} closed the connection")
+            for future in self._waiting.values():
+                if not future.done():
+                    future.set_exception(gone)
+            if self._events is not None:
+                self._events.put_nowait(None)
+
+    async def request(self, op: str, **fields: Any) -> dict[str, Any]:
+        if self._pump is None or self._pump.done():
+            raise Unreachable(f"not connected to session {self.session!r}")
+        import asyncio
+        self._ids += 1
+        future = asyncio.get_running_loop().create_future()
+        self._waiting[self._ids] = future
+        try:
+            self._writer.write(encode({"id": self._ids, "op": op, **fields}))
+            await self._writer.drain()
+        except OSError as exc:  # reset, broken pipe: the session is gone
+            self._waiting.pop(self._ids, None)
+            raise Unreachable(f"session {self.session!r} broke the connection: "
+                              f"{exc}") from None
+        return await future
+
+    async def run(self, command: str, *, timeout: float | None = None,
+                  source: str | None = None) -> Result:
+        fields: dict[str, Any] = {"command": command, "source": source or self.source}
+        if timeout is not None:
+            fields["timeout"] = timeout
+        return _result(await self.request("run", **fields))
+
+    async def _checked(self, line: str) -> Result:
+        result = await self.run(line)
+        if not result.ok:
+            raise CommandFailed(result)
+        return result
+
+    async def state(self) -> dict[str, Any]:
+        return (await self.request("state"))["data"]
+
+    async def events(self, history: bool = False) -> AsyncIterator[Event]:
+        """Events on this connection from now on, until the session ends (one stream a
+        client: open another AsyncCockpit for a second)."""
+        import asyncio
+        self._events = asyncio.Queue()
+        await self.request("subscribe", history=history)
+        while (event := await self._events.get()) is not None:
+            yield event
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            try:
+                await self._writer.wait_closed()
+            except (ConnectionError, OSError):
+                pass
+        if self._pump is not None:
+            import asyncio
+            await asyncio.gather(self._pump, return_exceptions=True)
+
+    async def __aenter__(self) -> AsyncCockpit:
+        return await self.connect()
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
