@@ -19,15 +19,6 @@ if TYPE_CHECKING:
     from .session import Session
     from .tab import Tab
 
-# Commands that still run while a dialog blocks the page: they do not touch its scripts.
-MODAL_SAFE = frozenset({"dialog", "dialogs", "help", "status", "tabs", "tab", "newtab",
-                        "closetab", "console", "network", "url", "resume"})
-# Commands that need no tab: they still run with the browser gone or its window closed.
-NO_TAB = frozenset({"help", "status", "resume"})
-# Steps after which the page is checked for things only a person can do (a CAPTCHA...).
-CHECKED_FOR_NEEDS = frozenset({"snapshot", "tab"})
-
-
 # Playwright records the caller's stack with every call it makes, so each frame between
 # `Session.run` and the page costs time: the common path below is kept flat on purpose.
 
@@ -63,18 +54,18 @@ def _failure(line: str, exc: Exception, source: str) -> Result:
 
 
 async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
-    if session.context is None and inv.spec.name not in NO_TAB:
+    spec = inv.spec
+    if session.context is None and spec.needs_tab:
         raise CommandError("the browser is not running (it did not start, or it was closed):"
                            " start Cockpit again; `status` says which browser it wanted")
     tab = session.active
-    if session.context is None or inv.spec.name in NO_TAB:
+    if session.context is None or not spec.needs_tab:
         tab = None  # these do not touch a tab (resume may find the browser closed)
     elif tab is None or tab.page.is_closed():
         tab = await session.ensure_tab()
-    spec = inv.spec
     if tab is None:
         return await spec.handler(Context(session, tab, source), inv)
-    if tab.dialog is not None and spec.name not in MODAL_SAFE:
+    if tab.dialog is not None and not spec.modal_safe:
         d = tab.dialog_entry
         raise ModalStateError(
             f"{'an' if d.type[0] in 'aeiou' else 'a'} {d.type} dialog is open on tab "
@@ -90,7 +81,7 @@ async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
             outcome = await _mutate(session, ctx, inv)
         else:
             outcome = await spec.handler(ctx, inv)
-            if spec.name in CHECKED_FOR_NEEDS:
+            if spec.checks_needs:
                 outcome = await _with_needs(session, await session.ensure_tab(), outcome)
     except asyncio.CancelledError:
         if not tab.cancelled_for_dialog:

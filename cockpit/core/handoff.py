@@ -18,6 +18,7 @@ from . import events as ev
 from .diff import diff
 from .errors import CommandError
 from .needs import Need, detect_need
+from .parser import command_of
 from .relaunch import BrowserState, capture, display_problem, relaunch
 from .render import View, render
 from .result import Outcome, Result
@@ -249,8 +250,10 @@ class Handoff:
                       exit_code=1, source=source)
 
     def after_command(self, result: Result, source: str) -> None:
-        if self.active and source == "human" and not result.command.startswith("handoff"):
-            self._human_commands.append(result.command)
+        if self.active and source == "human":
+            spec = command_of(result.command, self.session.registry)
+            if spec is None or not spec.needs_person:  # what they did, not the handing
+                self._human_commands.append(result.command)
         if source == "agent" and self.note is not None and result.exit_code != 4:
             note, self.note = self.note, None
             result.output = note["text"] + ("\n\n" + result.output if result.output else "")

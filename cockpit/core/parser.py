@@ -72,6 +72,16 @@ def _raw_rest(line: str, skip_words: int) -> str:
     return rest
 
 
+def command_of(line: str, registry: Registry = REGISTRY) -> CommandSpec | None:
+    """The command a line names, as `parse` finds it (any case, aliases too), without
+    checking its arguments; None when the line names no command or cannot be split."""
+    try:
+        words = split_words(line)
+    except UsageError:
+        return None
+    return registry.get(words[0]) if words else None
+
+
 def parse(line: str, registry: Registry = REGISTRY) -> Invocation:
     words = split_words(line)
     if not words:

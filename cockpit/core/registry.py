@@ -71,6 +71,32 @@ Handler = Callable[..., Awaitable[Any]]
 
 @dataclass(frozen=True)
 class CommandSpec:
+    """One command, declared once: its words, arguments and how the session treats it.
+
+    The behaviour flags below are the only place these facts live; the session, the
+    recorder's masker, replay and export read them from the parsed command's spec.
+
+    - `mutates`: changes the page: it settles afterwards and reports a diff (and the page
+      is then checked for what needs a person, as with `checks_needs`).
+    - `modal_safe`: still runs while a dialog (alert, confirm, prompt) blocks the page,
+      because it does not touch the page's scripts; every other command is refused then.
+    - `needs_tab`: False for a command that runs with no tab at all, even with the browser
+      gone or its window closed (it never touches a page).
+    - `never_held`: runs at once while agents' commands are held (a pause, a handoff),
+      whoever sends it: `cockpit exec resume` arrives as an agent's command and must not
+      wait behind the handoff it ends.
+    - `checks_needs`: afterwards the page is checked for what only a person can do (a
+      CAPTCHA, a one-time code, a sign-in) and the result says so.
+    - `needs_person`: hands the browser to a person or takes it back; replay and export
+      leave it out (nobody is there to take it).
+    - `typed_text`: the name of the argument whose text is typed into the page; recordings
+      mask it when it went into a password field.
+    - `masked_args`: arguments whose values are stored in the browser (cookie and storage
+      values, often credentials); recordings mask them wherever they appear.
+    - `read_only`: reports on the page or the session and changes nothing in the browser
+      (it may write a file); a test exported from a recording leaves it out.
+    """
+
     name: str
     category: str
     summary: str
@@ -78,9 +104,34 @@ class CommandSpec:
     args: tuple[Arg, ...] = ()
     flags: tuple[Flag, ...] = ()
     aliases: tuple[str, ...] = ()
-    mutates: bool = False  # changes the page: settles afterwards and reports a diff
+    mutates: bool = False
     details: str = ""
     examples: tuple[str, ...] = ()
+    modal_safe: bool = False
+    needs_tab: bool = True
+    never_held: bool = False
+    checks_needs: bool = False
+    needs_person: bool = False
+    typed_text: str | None = None
+    masked_args: tuple[str, ...] = ()
+    read_only: bool = False
+
+    def __post_init__(self) -> None:
+        named = {a.name for a in self.args}
+        for arg in (self.typed_text, *self.masked_args):
+            if arg is not None and arg not in named:  # a typo would silently mask nothing
+                raise ValueError(f"{self.name}: no argument {arg!r} to type or mask")
+        if self.read_only and (self.mutates or self.needs_person):
+            raise ValueError(f"{self.name}: a read-only command cannot change the page")
+
+    @property
+    def behaviour(self) -> dict[str, Any]:
+        """The behaviour flags, as `describe()` and `help CMD` show them."""
+        return {"mutates": self.mutates, "modal_safe": self.modal_safe,
+                "needs_tab": self.needs_tab, "never_held": self.never_held,
+                "checks_needs": self.checks_needs or self.mutates,
+                "needs_person": self.needs_person, "typed_text": self.typed_text,
+                "masked_args": list(self.masked_args), "read_only": self.read_only}
 
     @property
     def synopsis(self) -> str:
@@ -102,7 +153,7 @@ class CommandSpec:
             "category": self.category,
             "summary": self.summary,
             "synopsis": self.synopsis,
-            "mutates": self.mutates,
+            **self.behaviour,
             "details": self.details,
             "args": [
                 {"name": a.name, "kind": a.kind, "optional": a.optional,
@@ -129,9 +180,36 @@ class CommandSpec:
             lines += [f"  {f.usage:<24} {f.help}" for f in self.flags]
         if self.aliases:
             lines += ["", "Aliases: " + ", ".join(self.aliases)]
+        notes = self._behaviour_notes()
+        if notes:
+            lines += ["", "Behaviour: " + "; ".join(notes)]
         if self.examples:
             lines += ["", "Examples:"] + [f"  {e}" for e in self.examples]
         return "\n".join(lines)
+
+    def _behaviour_notes(self) -> list[str]:
+        notes = []
+        if self.read_only:
+            notes.append("read-only (changes nothing in the browser)")
+        if self.mutates:
+            notes.append("changes the page: settles and reports what changed")
+        if self.modal_safe:
+            notes.append("runs while a dialog is open")
+        if not self.needs_tab:
+            notes.append("needs no browser")
+        if self.never_held:
+            notes.append("never waits while agents are held")
+        if self.checks_needs and not self.mutates:
+            notes.append("checks whether the page needs a person")
+        if self.needs_person:
+            notes.append("involves a person: replay and export skip it")
+        if self.typed_text:
+            notes.append(f"{self.typed_text.upper()} is masked in recordings when typed "
+                         "into a password field")
+        if self.masked_args:
+            notes.append(f"{', '.join(a.upper() for a in self.masked_args)} masked in "
+                         "recordings")
+        return notes
 
 
 RESERVED = frozenset({"spec", "line", "params"})  # attributes of a parsed Invocation
@@ -200,13 +278,20 @@ REGISTRY = Registry()
 
 def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (),
             flags: tuple[Flag, ...] = (), aliases: tuple[str, ...] = (), mutates: bool = False,
-            details: str = "", examples: tuple[str, ...] = (),
+            details: str = "", examples: tuple[str, ...] = (), modal_safe: bool = False,
+            needs_tab: bool = True, never_held: bool = False, checks_needs: bool = False,
+            needs_person: bool = False, typed_text: str | None = None,
+            masked_args: tuple[str, ...] = (), read_only: bool = False,
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
-    """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome."""
+    """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
+    The behaviour flags are documented on `CommandSpec`."""
 
     def register(handler: Handler) -> Handler:
-        registry.add(CommandSpec(name, category, summary, handler, tuple(args), tuple(flags),
-                                 tuple(aliases), mutates, details, tuple(examples)))
+        registry.add(CommandSpec(
+            name, category, summary, handler, tuple(args), tuple(flags), tuple(aliases),
+            mutates, details, tuple(examples), modal_safe=modal_safe, needs_tab=needs_tab,
+            never_held=never_held, checks_needs=checks_needs, needs_person=needs_person,
+            typed_text=typed_text, masked_args=tuple(masked_args), read_only=read_only))
         return handler
 
     return register

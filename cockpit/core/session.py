@@ -19,6 +19,7 @@ from .errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
 from .execute import execute_line
 from .handoff import Handoff
+from .parser import command_of
 from .registry import REGISTRY, Registry
 from .result import Result
 from .secrets import Secrets
@@ -177,10 +178,13 @@ class Session:
                           exit_code=result.exit_code, **result.to_json())
 
     def waits(self, line: str, source: str) -> bool:
-        """Whether this command would wait for agents to be released. `resume` and
-        `status` never do, whoever asks (`cockpit exec resume` comes as an agent's)."""
-        return source == "agent" and bool(self._holds) and \
-            line.split(maxsplit=1)[:1] not in (["resume"], ["status"])
+        """Whether this command would wait for agents to be released. Commands declared
+        `never_held` (resume, status) never do, whoever asks (`cockpit exec RESUME` comes
+        as an agent's); a line that names no command waits like any other."""
+        if source != "agent" or not self._holds:
+            return False
+        spec = command_of(line, self.registry)
+        return spec is None or not spec.never_held
 
     async def _wait_turn(self, source: str, line: str) -> None:
         while True:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core import commands  # noqa: F401  (the registry parse() reads)
 from ..core.parser import parse
+from ..core.registry import REGISTRY, Registry
 from ..core.secrets import USE
 from ..core.targets import as_ref
 from .reader import UnreadableRecording, read
@@ -58,11 +59,12 @@ def test_{name}(page: Page) -> None:
     page.set_default_timeout(float(os.environ.get("COCKPIT_TIMEOUT_MS", 10_000)))
 '''
 
+# The pytest form of each command that has one (what a command *is* comes from its
+# declaration: read-only and handoff steps are left out by their flags).
 ACTIONS = {"click": "click()", "dblclick": "dblclick()", "hover": "hover()",
            "focus": "focus()", "check": "check()", "uncheck": "uncheck()"}
-READ_ONLY = {"snapshot", "snap", "text", "html", "title", "url", "tabs", "links", "forms",
-             "console", "network", "dialogs", "status", "help", "?", "attrs", "css", "is",
-             "count", "perf", "screenshot", "pdf", "cookies", "storage", "eval", "js"}
+TYPING = {"fill": "fill", "type": "press_sequentially"}
+HISTORY = {"back": "go_back()", "forward": "go_forward()", "reload": "reload()"}
 
 
 def export_main(argv: list[str]) -> int:
@@ -88,7 +90,7 @@ def export_main(argv: list[str]) -> int:
     return 0
 
 
-def to_pytest(rec, name: str) -> str:
+def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
     origin = recorded_origin(rec) or ""
     secrets = sorted({m.group(1) or m.group(2) for s in rec.steps
                       for m in USE.finditer(s["command"])})
@@ -99,7 +101,7 @@ def to_pytest(rec, name: str) -> str:
                            secrets_note=note, origin=origin, name=name)]
     url = None
     for step in rec.steps:
-        body = _step(step, origin)
+        body = _step(step, origin, registry)
         if body:
             lines.append(f"    # step {step['n']}: {_comment(step['command'])}")
             lines += [f"    {b}" for b in body]
@@ -111,15 +113,16 @@ def to_pytest(rec, name: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _step(step: dict[str, Any], origin: str) -> list[str]:
+def _step(step: dict[str, Any], origin: str, registry: Registry) -> list[str]:
     if step.get("source") not in REPLAYED_SOURCES:
         return []
     try:
-        inv = parse(step["command"])
+        inv = parse(step["command"], registry)
     except Exception:
         return [f"# not exported (cannot be read): {_comment(step['command'])}"]
-    name, p = inv.spec.name, inv.params
-    if name in READ_ONLY or name in ("handoff", "resume"):
+    spec, p = inv.spec, inv.params
+    name = spec.name
+    if spec.read_only or spec.needs_person:
         return []
     if not step.get("ok"):
         return [f"# failed when recorded, not exported: {_comment(step.get('error'))}"]
@@ -127,15 +130,13 @@ def _step(step: dict[str, Any], origin: str) -> list[str]:
     targets = step.get("targets") or {}
     if name == "goto":
         return [f"page.goto({_url(p['url'], origin)})"]
-    if name in ("back", "forward"):
-        return [f"page.go_{name}()"]
-    if name == "reload":
-        return ["page.reload()"]
+    if name in HISTORY:
+        return [f"page.{HISTORY[name]}"]
     if name in ACTIONS and not flags:
         return [f"{_locator(p['target'], targets)}.{ACTIONS[name]}"]
-    if name in ("fill", "type") and not flags - {"delay"}:
-        verb = "fill" if name == "fill" else "press_sequentially"
-        return [f"{_locator(p['target'], targets)}.{verb}({_text(p['text'])})"]
+    if name in TYPING and spec.typed_text and not flags - {"delay"}:
+        typed = _text(p[spec.typed_text])
+        return [f"{_locator(p['target'], targets)}.{TYPING[name]}({typed})"]
     if name == "press":
         if p.get("target"):
             return [f"{_locator(p['target'], targets)}.press({p['key']!r})"]

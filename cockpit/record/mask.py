@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core import commands  # noqa: F401  (the registry parse() reads)
 from ..core.parser import parse
+from ..core.registry import REGISTRY, Registry
 
 MASK = "••••••"
 # Tokens that look like credentials wherever they appear (headers, JSON, page text).
@@ -22,7 +23,9 @@ SHOWN_PREFIXES = (37, 57)
 
 
 class Masker:
-    def __init__(self, secrets: dict[str, str] | None = None) -> None:
+    def __init__(self, secrets: dict[str, str] | None = None,
+                 registry: Registry = REGISTRY) -> None:
+        self.registry = registry  # which argument is typed text, which values are masked
         # value -> what replaces it; longer values first, so a value inside another is
         # not half-masked
         self._values: dict[str, str] = {}
@@ -51,18 +54,20 @@ class Masker:
             if isinstance(step, dict) and isinstance(step.get("command"), str):
                 self.learn_from(step["command"], step.get("data") or {})
         try:
-            inv = parse(command)
+            inv = parse(command, self.registry)
         except Exception:
             return
-        name, params = inv.spec.name, inv.params
-        typed = params.get("text") if name in ("fill", "type") else None
+        spec, params = inv.spec, inv.params
+        typed = params.get(spec.typed_text) if spec.typed_text else None
         if data.get("secret") and isinstance(typed, str) and not typed.startswith("$"):
             # typed into a password field: recorded as a name replay asks for (--secret)
             if typed not in self._values:
                 count = sum(1 for v in set(self._values.values()) if v.startswith("$PASSWORD"))
                 self.add(typed, f"$PASSWORD{count + 1 if count else ''}")
-        if name in ("cookies", "storage") and params.get("action") == "set":
-            self.add(params.get("value") or "", least=1)
+        for arg in spec.masked_args:  # a stored value (a cookie's, say) may be a credential
+            value = params.get(arg)
+            if isinstance(value, str):
+                self.add(value, least=1)
         for cookie in data.get("cookies") or []:
             if isinstance(cookie, dict) and isinstance(cookie.get("value"), str):
                 self.add(cookie["value"], least=4)

@@ -47,7 +47,7 @@ class Recorder:
     def __init__(self, session, path: Path) -> None:
         self.session = session
         self.path = Path(path)
-        self.masker = Masker(session.secrets.values)
+        self.masker = Masker(session.secrets.values, session.registry)
         self.steps = 0
         self._targets: dict[Any, dict[str, dict[str, str]]] = {}
         self._fd: int | None = None

@@ -11,13 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..core.parser import split_words
+from ..core.parser import command_of, split_words
 from ..core.secrets import USE
 from ..core.targets import as_ref
 from .mask import MASK
 from .reader import Recording
 
-NEEDS_A_PERSON = {"handoff", "resume"}  # replay never hands the browser to anybody
 REPLAYED_SOURCES = {"human", "agent", "script", "replay"}
 
 
@@ -72,11 +71,11 @@ class Replayer:
 
     async def step(self, step: dict[str, Any]) -> StepReport:
         report = StepReport(step["n"], step["command"])
-        words = step["command"].split()
+        spec = command_of(step["command"], self.session.registry)
         why = None
         if step.get("source") not in REPLAYED_SOURCES:
             why = f"sent by {step.get('source')}, not replayed"
-        elif not words or words[0] in NEEDS_A_PERSON:
+        elif spec is not None and spec.needs_person:  # replay hands the browser to nobody
             why = "a handoff needs a person; replay goes on without"
         elif MASK in step["command"]:
             why = "its values were masked when recorded (give them with --secret NAME and "\

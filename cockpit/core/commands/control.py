@@ -14,7 +14,8 @@ from ..result import Outcome
          details="Agents call it when they are stuck (a CAPTCHA, a one-time code, a login). "
                  "Without a display (over SSH) the human drives from the terminal. If the "
                  "window cannot open, the headless browser goes on as it was.",
-         examples=('handoff "solve the CAPTCHA"', "handoff --terminal type the MFA code"))
+         examples=('handoff "solve the CAPTCHA"', "handoff --terminal type the MFA code"),
+         needs_person=True)
 async def handoff(ctx, a) -> Outcome:
     return await ctx.session.handoff.start(" ".join(a.reason or []), terminal=a.terminal)
 
@@ -23,6 +24,7 @@ async def handoff(ctx, a) -> Outcome:
          "the human left; the agent's next result says what changed.",
          details="Closing the handoff window resumes too. The result has a diff against the "
                  "snapshot taken at handoff and a fresh snapshot of the tab in front.",
-         examples=("resume",))
+         examples=("resume",),
+         modal_safe=True, needs_tab=False, never_held=True, needs_person=True)
 async def resume(ctx, a) -> Outcome:
     return await ctx.session.handoff.end()

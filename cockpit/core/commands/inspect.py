@@ -85,7 +85,7 @@ async def eval_(ctx, a) -> Outcome:
     return await evaluate_code(ctx.page, path.read_text(encoding="utf-8"))
 
 
-@command("attrs", "inspect", "Print an element's HTML attributes.", args=(T,))
+@command("attrs", "inspect", "Print an element's HTML attributes.", args=(T,), read_only=True)
 async def attrs(ctx, a) -> Outcome:
     locator = await ctx.one(a.target)
     found = await locator.evaluate(
@@ -97,7 +97,7 @@ async def attrs(ctx, a) -> Outcome:
 @command("css", "inspect", "Print an element's computed styles (a useful set, or those named).",
          args=(T, Arg("properties", "CSS properties, e.g. color display", variadic=True,
                       optional=True)),
-         examples=("css @e3", "css @e3 color z-index"))
+         examples=("css @e3", "css @e3 color z-index"), read_only=True)
 async def css(ctx, a) -> Outcome:
     locator = await ctx.one(a.target)
     props = a.properties or list(DEFAULT_CSS)
@@ -109,7 +109,7 @@ async def css(ctx, a) -> Outcome:
 
 @command("is", "inspect", "Say whether an element is visible, enabled or checked (true or false).",
          args=(Arg("state", "what to ask", choices=("visible", "enabled", "checked")), T),
-         examples=("is visible @e4", "is checked '#terms'"))
+         examples=("is visible @e4", "is checked '#terms'"), read_only=True)
 async def is_(ctx, a) -> Outcome:
     locator = await ctx.locate(a.target)
     if a.state == "visible":
@@ -129,7 +129,8 @@ async def is_(ctx, a) -> Outcome:
 
 
 @command("count", "inspect", "Count the elements a selector matches.",
-         args=(Arg("selector", "a CSS selector", kind=TARGET),), examples=("count 'tr.row'",))
+         args=(Arg("selector", "a CSS selector", kind=TARGET),), examples=("count 'tr.row'",),
+         read_only=True)
 async def count(ctx, a) -> Outcome:
     locator = await ctx.locate(a.selector)
     n = await locator.count()
@@ -143,7 +144,8 @@ def _last(items: list, n: int | None) -> list:
 @command("console", "inspect", "Show console messages and uncaught errors of the session.",
          flags=(Flag("--errors", "-e", "only errors and uncaught exceptions"),
                 Flag("--last", "-n", "only the last N", value="N", kind=INT),
-                Flag("--clear", help="empty the buffer after showing it")))
+                Flag("--clear", help="empty the buffer after showing it")),
+         modal_safe=True, read_only=True)
 async def console(ctx, a) -> Outcome:
     buf = ctx.session.buffers.console
     rows = [e for e in buf if not a.errors or e.level in ("error", "pageerror")]
@@ -160,7 +162,7 @@ async def console(ctx, a) -> Outcome:
                 Flag("--filter", "-f", "only URLs containing TEXT", value="TEXT"),
                 Flag("--last", "-n", "only the last N", value="N", kind=INT),
                 Flag("--clear", help="empty the buffer after showing it")),
-         aliases=("requests",))
+         aliases=("requests",), modal_safe=True, read_only=True)
 async def network(ctx, a) -> Outcome:
     buf = ctx.session.buffers.network
     rows = [e for e in buf
@@ -178,7 +180,8 @@ async def network(ctx, a) -> Outcome:
                    {"requests": [e.to_json() for e in rows], "dropped": buf.dropped})
 
 
-@command("dialogs", "inspect", "Show the dialogs (alert, confirm, prompt) pages have opened.")
+@command("dialogs", "inspect", "Show the dialogs (alert, confirm, prompt) pages have opened.",
+         modal_safe=True, read_only=True)
 async def dialogs(ctx, a) -> Outcome:
     rows = list(ctx.session.buffers.dialogs)
     lines = [f"{d.type} \"{d.message}\" -> {d.answer or 'OPEN'}  (tab {d.tab})" for d in rows]
@@ -200,7 +203,7 @@ PERF_JS = """() => {
 }"""
 
 
-@command("perf", "inspect", "Show the page's load timings and size.")
+@command("perf", "inspect", "Show the page's load timings and size.", read_only=True)
 async def perf(ctx, a) -> Outcome:
     found = await ctx.page.evaluate(PERF_JS)
     if found:

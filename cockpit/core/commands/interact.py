@@ -32,7 +32,7 @@ async def dblclick(ctx, a) -> Outcome:
 
 @command("fill", "interact", "Replace the text of a field (input, textarea, contenteditable).",
          args=(T, Arg("text", "the new value; quote it if it has spaces")), mutates=True,
-         examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"))
+         examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"), typed_text="text")
 async def fill(ctx, a) -> Outcome:
     return await _into(ctx, a.target, lambda loc: loc.fill(a.text, timeout=ctx.timeout),
                        f"filled {ctx.describe(a.target)}")
@@ -65,7 +65,7 @@ async def _is_password(loc) -> bool:
          args=(T, Arg("text", "what to type")), mutates=True,
          flags=(Flag("--delay", help="milliseconds between keys", value="MS", kind="int"),),
          details="Unlike fill, type appends and triggers keydown/keyup for every character.",
-         examples=('type @e9 "hello"',))
+         examples=('type @e9 "hello"',), typed_text="text")
 async def type_(ctx, a) -> Outcome:
     return await _into(ctx, a.target, lambda loc: loc.press_sequentially(
         a.text, delay=a.delay or 0, timeout=ctx.timeout),

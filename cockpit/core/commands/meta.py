@@ -52,7 +52,8 @@ async def chain(ctx, a) -> Outcome:
 
 @command("help", "meta", "List the commands, or show one command in full.",
          args=(Arg("name", "a command", kind=COMMAND, optional=True),),
-         aliases=("?",), examples=("help", "help snapshot"))
+         aliases=("?",), examples=("help", "help snapshot"),
+         modal_safe=True, needs_tab=False, read_only=True)
 async def help_(ctx, a) -> Outcome:
     registry = ctx.session.registry
     if a.name is None:
@@ -64,7 +65,8 @@ async def help_(ctx, a) -> Outcome:
     return Outcome(spec.help_text(), spec.describe())
 
 
-@command("status", "meta", "Show the session: browser, tabs, modal state, counters.")
+@command("status", "meta", "Show the session: browser, tabs, modal state, counters.",
+         modal_safe=True, needs_tab=False, never_held=True, read_only=True)
 async def status(ctx, a) -> Outcome:
     s = ctx.session.status()
     if ctx.session.context is None:

@@ -118,12 +118,12 @@ async def reload(ctx, a) -> Outcome:
     return Outcome(f"reloaded {ctx.page.url}", {"url": ctx.page.url})
 
 
-@command("url", "navigate", "Print the active tab's URL.")
+@command("url", "navigate", "Print the active tab's URL.", modal_safe=True, read_only=True)
 async def url(ctx, a) -> Outcome:
     return Outcome(ctx.page.url, {"url": ctx.page.url})
 
 
-@command("title", "navigate", "Print the active tab's title.")
+@command("title", "navigate", "Print the active tab's title.", read_only=True)
 async def title(ctx, a) -> Outcome:
     text = await ctx.page.title()
     return Outcome(text, {"title": text})

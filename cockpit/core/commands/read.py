@@ -63,7 +63,8 @@ async def _scope_ref(ctx, scope: str) -> str | None:
          details="Lines read `- role \"name\" [state] [ref=eN]: value`. Use the refs as "
                  "targets (@e5). Refs stay the same while an element lives; a ref from an "
                  "older page fails at once.",
-         examples=("snapshot -i", "snapshot -c -d 4", "snapshot -s '#inbox'", "snapshot -D"))
+         examples=("snapshot -i", "snapshot -c -d 4", "snapshot -s '#inbox'", "snapshot -D"),
+         checks_needs=True, read_only=True)
 async def snapshot(ctx, a) -> Outcome:
     if a.depth is not None and a.depth < 1:
         raise UsageError("snapshot -d needs a depth of 1 or more")
@@ -105,7 +106,7 @@ def _cut(text: str) -> tuple[str, dict]:
 @command("text", "read", "Print the visible text of the page or of one element.",
          args=(Arg("target", "@ref or selector (default: the whole page)", kind=TARGET,
                    optional=True),),
-         examples=("text", "text @e7", "text '#results'"))
+         examples=("text", "text @e7", "text '#results'"), read_only=True)
 async def text(ctx, a) -> Outcome:
     body = await _page_or(ctx, a.target, lambda: ctx.page.inner_text("body"),
                           lambda loc: loc.inner_text(timeout=ctx.timeout))
@@ -116,7 +117,7 @@ async def text(ctx, a) -> Outcome:
 @command("html", "read", "Print the HTML of the page or of one element.",
          args=(Arg("target", "@ref or selector (default: the whole page)", kind=TARGET,
                    optional=True),),
-         examples=("html @e3", "html form"))
+         examples=("html @e3", "html form"), read_only=True)
 async def html(ctx, a) -> Outcome:
     body = await _page_or(ctx, a.target, ctx.page.content,
                           lambda loc: loc.evaluate("el => el.outerHTML"))
@@ -126,7 +127,7 @@ async def html(ctx, a) -> Outcome:
 
 @command("links", "read", "List the page's links with their refs and URLs.",
          flags=(Flag("--filter", "-f", "only links whose text or URL contains TEXT",
-                     value="TEXT"),))
+                     value="TEXT"),), read_only=True)
 async def links(ctx, a) -> Outcome:
     snap = await ctx.tab.take_snapshot()
     rows = []
@@ -166,7 +167,8 @@ FORMS_JS = """() => {
 }"""
 
 
-@command("forms", "read", "List the page's forms and their fields, values and selectors.")
+@command("forms", "read", "List the page's forms and their fields, values and selectors.",
+         read_only=True)
 async def forms(ctx, a) -> Outcome:
     found = await ctx.page.evaluate(FORMS_JS)
     lines = []

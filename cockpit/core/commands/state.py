@@ -13,7 +13,8 @@ from ..result import Outcome
 @command("dialog", "state", "Answer the open dialog: accept (with text for a prompt) or dismiss.",
          args=(Arg("action", "accept or dismiss", choices=("accept", "dismiss")),
                Arg("text", "the answer to a prompt()", optional=True)),
-         mutates=True, examples=("dialog accept", "dialog accept \"Jane\"", "dialog dismiss"))
+         mutates=True, examples=("dialog accept", "dialog accept \"Jane\"", "dialog dismiss"),
+         modal_safe=True)
 async def dialog(ctx, a) -> Outcome:
     tab = ctx.tab
     if tab.dialog is None:
@@ -42,7 +43,8 @@ def _cookie_line(c: dict) -> str:
          flags=(Flag("--url", help="the site the cookie belongs to (default: this page)",
                      value="URL"),
                 Flag("--all", help="list the cookies of every site, not just this page's")),
-         examples=("cookies", "cookies set theme dark", "cookies clear"))
+         examples=("cookies", "cookies set theme dark", "cookies clear"),
+         masked_args=("value",))
 async def cookies(ctx, a) -> Outcome:
     context = ctx.session.context
     action = a.action or "list"
@@ -79,7 +81,8 @@ STORAGE_JS = """([kind, action, key, value]) => {
                Arg("key", "the key (for set)", optional=True),
                Arg("value", "the value (for set)", optional=True)),
          flags=(Flag("--session", help="sessionStorage instead of localStorage"),),
-         examples=("storage", "storage set token abc123", "storage clear --session"))
+         examples=("storage", "storage set token abc123", "storage clear --session"),
+         masked_args=("value",))
 async def storage(ctx, a) -> Outcome:
     action = a.action or "list"
     if action == "set" and (not a.key or a.value is None):

@@ -14,14 +14,16 @@ def _line(tab) -> str:
     return f"{mark}{tab.index} {tab.title or '(untitled)'} - {tab.url}{state}"
 
 
-@command("tabs", "tabs", "List the open tabs; * marks the active one.")
+@command("tabs", "tabs", "List the open tabs; * marks the active one.",
+         modal_safe=True, read_only=True)
 async def tabs(ctx, a) -> Outcome:
     rows = ctx.session.tabs
     return Outcome("\n".join(_line(t) for t in rows), {"tabs": [t.info() for t in rows]})
 
 
 @command("tab", "tabs", "Switch to tab N (numbered from 1, as `tabs` shows).",
-         args=(Arg("n", "the tab's number", kind=INT),), examples=("tab 2",))
+         args=(Arg("n", "the tab's number", kind=INT),), examples=("tab 2",),
+         modal_safe=True, checks_needs=True)
 async def tab(ctx, a) -> Outcome:
     target = ctx.session.tab_at(a.n)
     await ctx.session.switch_to(target)
@@ -31,7 +33,7 @@ async def tab(ctx, a) -> Outcome:
 
 @command("newtab", "tabs", "Open a new tab (optionally at a URL) and switch to it.",
          args=(Arg("url", "what to open (default: about:blank)", kind=URL, optional=True),),
-         mutates=True, examples=("newtab", "newtab example.com"))
+         mutates=True, examples=("newtab", "newtab example.com"), modal_safe=True)
 async def newtab(ctx, a) -> Outcome:
     new = await ctx.session.new_tab()
     await ctx.session.switch_to(new)
@@ -42,7 +44,8 @@ async def newtab(ctx, a) -> Outcome:
 
 
 @command("closetab", "tabs", "Close tab N (default: the active one).",
-         args=(Arg("n", "the tab's number", kind=INT, optional=True),), mutates=True)
+         args=(Arg("n", "the tab's number", kind=INT, optional=True),), mutates=True,
+         modal_safe=True)
 async def closetab(ctx, a) -> Outcome:
     session = ctx.session
     target = session.tab_at(a.n) if a.n is not None else ctx.tab

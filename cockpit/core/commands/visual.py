@@ -48,7 +48,7 @@ def _clip(text: str) -> dict:
                      value="FILE")),
          aliases=("shot",),
          examples=("screenshot", "screenshot --annotate --viewport", "screenshot @e5",
-                   "screenshot --clip 0,0,800,400 -o top.png"))
+                   "screenshot --clip 0,0,800,400 -o top.png"), read_only=True)
 async def screenshot(ctx, a) -> Outcome:
     path = _output_path(ctx, a.out, ".png")
     page = ctx.page
@@ -75,7 +75,7 @@ async def screenshot(ctx, a) -> Outcome:
 @command("pdf", "visual", "Save the page as a PDF (Chromium, headless only).",
          args=(Arg("file", "where to save it (default: the session's files folder)", kind=FILE,
                    optional=True),),
-         examples=("pdf", "pdf report.pdf"))
+         examples=("pdf", "pdf report.pdf"), read_only=True)
 async def pdf(ctx, a) -> Outcome:
     if ctx.session.engine != "chromium" or ctx.session.headed:
         raise CommandError("pdf works only in headless Chromium: use `screenshot` instead, or "
