@@ -120,6 +120,12 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
         tab.unwatch(watch)
     if note:
         ctx.notes.append(f"note: {note}")
+    saved = [t.result() for t in watch.downloads if t.done() and not t.cancelled()]
+    for item in saved:
+        ctx.notes.append(f"downloaded {item['path']} ({item['bytes'] // 1024} KB)" if item["ok"]
+                         else f"a download from {item['url']} failed: {item['error']}")
+    if saved:
+        outcome.data["downloads"] = saved
     return await _with_diff(session, ctx, outcome, tabs_before)
 
 
@@ -164,6 +170,7 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
         d = diff(before, after)
         data["diff"] = d.to_json()
         lines.append(d.text(limit=SHOWN_IN_TEXT))
+        active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
     return await _with_needs(session, active, Outcome("\n".join(lines), data))
 
 
