@@ -178,11 +178,14 @@ async def _with_needs(session: Session, tab: Tab, outcome: Outcome) -> Outcome:
     """Say so in the result when the page now needs a person (`needs: captcha`)."""
     if tab.dialog is not None or not isinstance(outcome, Outcome):
         return outcome
+    old = session.handoff.need
     need = await session.handoff.check_page(tab)
     if need is None:
         return outcome
     outcome.data["needs"] = need.kind
     outcome.data["need"] = need.to_json()
+    if old is not None and (old.kind, old.url) == (need.kind, need.url):
+        return outcome  # said once, on the step that reached the page (`status` keeps it)
     human = "" if session.handoff.active else ": a person must step in, ask with `handoff`"
     outcome.output = (f"{outcome.output}\n" if outcome.output else "") + \
         f"needs: {need.kind} ({need.detail}){human}"
