@@ -135,6 +135,23 @@ def build_parser(command: str | None):
     return p
 
 
+def _quiet_on_closed_pipe(func):
+    """`cockpit exec text | head -1`: a reader that stops early is no failure (exit 0, no
+    traceback). Later writes (the interpreter's final flush) go to /dev/null."""
+    import functools
+    import os
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+    return wrapper
+
+
+@_quiet_on_closed_pipe
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in SUBCOMMANDS else None

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import BrowserNotFoundError
+from .settle_js import INIT_JS as SETTLE_INIT_JS
 
 ENGINES = ("chromium", "firefox", "webkit")
 
@@ -133,10 +134,13 @@ async def launch(playwright, plan: LaunchPlan):
         release_stale_profile_lock(plan.profile_dir)
     browser_type = getattr(playwright, plan.engine)
     try:
-        return await browser_type.launch_persistent_context(
+        context = await browser_type.launch_persistent_context(
             str(plan.profile_dir), headless=plan.headless, executable_path=plan.executable,
             args=plan.args, viewport={"width": 1280, "height": 800}, accept_downloads=True,
             handle_sigint=False, handle_sigterm=False, handle_sighup=False)
+        # every document notes what an action sets going there (core/settle.py asks it)
+        await context.add_init_script(script=SETTLE_INIT_JS)
+        return context
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         display = "" if plan.headless or os.environ.get("DISPLAY") or os.environ.get(

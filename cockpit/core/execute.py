@@ -111,6 +111,12 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
         tab.unwatch(watch)
     if note:
         ctx.notes.append(f"note: {note}")
+    saved = [t.result() for t in watch.downloads if t.done() and not t.cancelled()]
+    for item in saved:
+        ctx.notes.append(f"downloaded {item['path']} ({item['bytes'] // 1024} KB)" if item["ok"]
+                         else f"a download from {item['url']} failed: {item['error']}")
+    if saved:
+        outcome.data["downloads"] = saved
     return await _with_diff(session, ctx, outcome, tabs_before)
 
 
@@ -155,6 +161,7 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
         d = diff(before, after)
         data["diff"] = d.to_json()
         lines.append(d.text(limit=SHOWN_IN_TEXT))
+        active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
     return await _with_needs(session, active, Outcome("\n".join(lines), data))
 
 
@@ -162,11 +169,14 @@ async def _with_needs(session: Session, tab: Tab, outcome: Outcome) -> Outcome:
     """Say so in the result when the page now needs a person (`needs: captcha`)."""
     if tab.dialog is not None or not isinstance(outcome, Outcome):
         return outcome
+    old = session.handoff.need
     need = await session.handoff.check_page(tab)
     if need is None:
         return outcome
     outcome.data["needs"] = need.kind
     outcome.data["need"] = need.to_json()
+    if old is not None and (old.kind, old.url) == (need.kind, need.url):
+        return outcome  # said once, on the step that reached the page (`status` keeps it)
     human = "" if session.handoff.active else ": a person must step in, ask with `handoff`"
     outcome.output = (f"{outcome.output}\n" if outcome.output else "") + \
         f"needs: {need.kind} ({need.detail}){human}"

@@ -50,7 +50,8 @@ class Handoff:
         self.auto_handoff = False
         self.auto_resume = False
         self.note: dict[str, Any] | None = None  # what changed, for the agent's next result
-        self._before: Snapshot | None = None
+        self._before: dict[Tab, Snapshot | None] = {}  # each tab's snapshot at handoff
+        self._before_urls: dict[Tab, str] = {}
         self._before_state: BrowserState | None = None
         self._last_state: BrowserState | None = None  # the window's, saved every POLL_S
         self._window_closed = False
@@ -71,9 +72,11 @@ class Handoff:
                                "gives it back")
         reason = reason or (f"needs: {self.need.kind}" if self.need else "asked for")
         tab = await session.ensure_tab()
-        with contextlib.suppress(Exception):
-            await tab.take_snapshot()
-        self._before = tab.snapshot
+        self._before, self._before_urls = {}, {t: t.url for t in session.tabs}
+        for each in session.tabs:  # each tab is later compared with itself
+            with contextlib.suppress(Exception):
+                await each.take_snapshot()
+            self._before[each] = each.snapshot
         self._before_state = await capture(session)
         problem = None if session.headed else display_problem()
         if terminal or problem == "none":
@@ -225,15 +228,35 @@ class Handoff:
                                 "new_cookies": new_cookies,
                                 "human_commands": len(self._human_commands)}
         if after is not None:
-            d = diff(_rekeyed(self._before, after), after)
-            note["diff"] = d.to_json()
+            before = self._before.get(tab)
+            d = diff(_rekeyed(before, after), after) if before is not None else None
             note["snapshot"] = render(after, View(interactive=True))
-            lines += [f"What the human changed on tab {tab.index} (since the handoff):",
-                      d.text(limit=DIFF_LINES),
-                      f"Snapshot of tab {tab.index} now ({after.url}); refs from before the "
+            if d is not None:
+                note["diff"] = d.to_json()
+                lines += [f"What the human changed on tab {tab.index} (since the handoff):",
+                          d.text(limit=DIFF_LINES)]
+            else:
+                lines.append(f"Tab {tab.index} is new since the handoff.")
+            lines += self._other_tabs(tab)
+            lines += [f"Snapshot of tab {tab.index} now ({after.url}); refs from before the "
                       "handoff are void, use these:", note["snapshot"]]
         note["text"] = "\n".join(lines)
         return note
+
+    def _other_tabs(self, front: Tab) -> list[str]:
+        """A line per tab other than the one in front, each compared with itself."""
+        lines = []
+        for t in self.session.tabs:
+            if t is front:
+                continue
+            old = self._before_urls.get(t)
+            change = ("new since the handoff" if old is None else "unchanged"
+                      if old == t.url else f"was {old}")
+            lines.append(f"Tab {t.index}: {t.url} ({change})")
+        closed = [u for t, u in self._before_urls.items() if t not in self.session.tabs]
+        if closed:
+            lines.append(f"Closed since the handoff: {', '.join(closed)}")
+        return lines
 
     # --- every command passes here ----------------------------------------------------------
     def refuse_stale(self, line: str, source: str) -> Result | None:
@@ -254,12 +277,17 @@ class Handoff:
             spec = command_of(result.command, self.session.registry)
             if spec is None or not spec.needs_person:  # what they did, not the handing
                 self._human_commands.append(result.command)
+        if source == "agent" and result.ok and getattr(
+                command_of(result.command, self.session.registry), "name", None) == "resume":
+            self.note = None  # the agent resumed: its own result already says what changed
         if source == "agent" and self.note is not None and result.exit_code != 4:
             note, self.note = self.note, None
             result.output = note["text"] + ("\n\n" + result.output if result.output else "")
             result.data = {**result.data, "handoff": note}
         if source in ("human", "cockpit") or result.exit_code == 4:
             return
+        if not result.ok and result.exit_code != 1:
+            return  # a typo or a usage error says nothing about the page: no streak
         streak = 0 if result.ok else self._streak.get(source, 0) + 1
         self._streak[source] = streak
         if streak >= FAILURES_BEFORE_HINT:

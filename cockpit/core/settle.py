@@ -1,70 +1,166 @@
-"""Settling: after an action, wait for what it started, and no longer.
+"""Settling: after an action, wait for what it set going, and no longer.
 
 `networkidle` alone returns too early (a click's fetch may not have begun) or too late
 (a page that polls is never idle). So we count the requests that start while the action
-runs and shortly after, wait for those to finish and for the network to stay quiet, and
-wait for a navigation's `load` if the action started one. Everything is bounded.
+runs, and ask the page (through the init script of `settle_js`) what the action set going
+there: short timers and animation frames, fetches, a navigation, DOM mutations and CSS
+transitions. We wait for those, for a navigation's commit and `load`, and for the
+action's requests to finish with the network quiet. Everything is bounded; an action that
+sets nothing going costs one round trip to the page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
-GRACE_S = 0.1  # for handlers to start their requests, navigation or a new tab
+from .settle_js import PROBE_JS, TIMER_LIMIT_MS
+
+log = logging.getLogger("cockpit.settle")
+
+GRACE_S = 0.1  # pages without the init script: time for handlers to start something
 QUIET_S = 0.5  # the network caused by the action must stay quiet this long
 LOAD_CAP_S = 10.0  # the most we wait for a navigation's load or the action's requests
+CHAIN_CAP_S = 1.5  # the most we wait for timers, frames, mutations and transitions
+NAV_START_CAP_S = 2.0  # a navigation the page started must reach the network by then
+MUTATION_QUIET_S = 0.05  # the DOM changed by the action must stay still this long
 IGNORED_TYPES = frozenset({"websocket", "eventsource", "manifest", "other"})
 
 
 @dataclass
 class Watch:
-    """Requests and navigations seen since an action on one tab began."""
+    """Requests, navigations and downloads seen since an action on one tab began."""
 
     tab_id: int = 0
     started: float = field(default_factory=time.monotonic)
+    since_ms: float = field(default_factory=lambda: time.time() * 1000 - 5)
     pending: set = field(default_factory=set)
     count: int = 0
-    navigated: bool = False
+    navigated: bool = False  # a main-frame navigation request of this tab started
+    committed: bool = False  # ... and its document replaced the old one
+    nav_request: Any = None
+    nav_done: bool = False  # the navigation request finished or failed (204, download)
+    downloads: list = field(default_factory=list)  # asyncio tasks saving a download
     last_activity: float = field(default_factory=time.monotonic)
     open: bool = True  # still counting new requests as caused by the action
 
     def request_started(self, request, resource: str, is_navigation: bool) -> None:
         if is_navigation:
-            self.navigated = True
+            self.navigated, self.committed, self.nav_done = True, False, False
+            self.nav_request = request
         if not self.open or resource in IGNORED_TYPES:
             return
         self.pending.add(request)
         self.count += 1
         self.last_activity = time.monotonic()
 
-    def request_ended(self, request) -> None:
+    def request_ended(self, request, final: bool = False) -> None:
+        if final and request is self.nav_request:
+            self.nav_done = True
         if request in self.pending:
             self.pending.discard(request)
             self.last_activity = time.monotonic()
 
 
+async def probe(page, since_ms: float) -> dict | None:
+    """What the page still has going for an action begun at `since_ms`; None when it
+    cannot say (no init script, or a navigation replacing the document)."""
+    try:
+        return await page.evaluate(PROBE_JS, [since_ms, TIMER_LIMIT_MS])
+    except Exception as exc:  # a document going away mid-call: the caller handles it
+        log.debug("settle probe failed: %s", exc)
+        return None
+
+
+def _page_delay(state: dict, chain_open: bool) -> float | None:
+    """Seconds to wait for the page's own work, or None when it has nothing going."""
+    if state["fetches"]:
+        return 0.02
+    if not chain_open:
+        return None
+    if state["timers"]:
+        return min(max(state["next"] / 1000, 0.005), 0.1)
+    if state["anim"]:
+        return min(state["anim"] / 1000 + 0.01, 0.1)
+    if 0 <= state["mutated"] < MUTATION_QUIET_S * 1000:
+        return MUTATION_QUIET_S - state["mutated"] / 1000
+    return None
+
+
 async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_CAP_S) -> str:
     """Wait for the action's effects; return a note when we gave up waiting, else ''."""
-    await asyncio.sleep(GRACE_S)
-    deadline = time.monotonic() + cap
-    note = ""
-    if watch.navigated:
-        try:
-            await page.wait_for_load_state("load", timeout=cap * 1000)
-        except Exception:
-            note = f"the page was still loading after {cap:.0f} s"
+    start = time.monotonic()
+    deadline, chain_end = start + cap, start + CHAIN_CAP_S
+    note, scripted, nav_asked = "", True, 0.0
     while time.monotonic() < deadline:
-        if watch.count == 0:
-            break  # the action started no requests: nothing to wait for
-        idle_for = time.monotonic() - watch.last_activity
-        if not watch.pending and idle_for >= quiet:
+        now = time.monotonic()
+        if watch.navigated:
+            note = await _follow_navigation(page, watch, deadline)
             break
-        await asyncio.sleep(0.02 if watch.pending else max(0.01, quiet - idle_for))
+        if page.is_closed():
+            break
+        state = await probe(page, watch.since_ms)
+        if state is None and not watch.navigated:
+            if page.is_closed() or not scripted:
+                break
+            scripted = False  # an old page without the script: the old fixed grace
+            await asyncio.sleep(max(0.0, GRACE_S - (time.monotonic() - start)))
+            continue
+        if state is None:
+            continue
+        if state["nav"]:  # the page asked for a new document; wait for its request
+            nav_asked = nav_asked or now
+            if now - nav_asked < NAV_START_CAP_S:
+                await asyncio.sleep(0.01)
+                continue
+        if state["open"] and now - start < GRACE_S:
+            await asyncio.sleep(GRACE_S - (now - start))  # a new tab is on its way
+            continue
+        if state["download"] and not watch.downloads and now - start < NAV_START_CAP_S:
+            await asyncio.sleep(0.02)
+            continue
+        delay = _page_delay(state, now < chain_end)
+        if delay is None:
+            break
+        await asyncio.sleep(delay)
     else:
-        if watch.pending:
-            note = note or (f"{len(watch.pending)} request(s) the action started were still "
-                            f"running after {cap:.0f} s")
+        note = "the page was still busy after the action"
+    note = note or await _network_quiet(watch, quiet, deadline)
+    if watch.downloads:
+        await asyncio.wait(watch.downloads, timeout=max(0.1, deadline - time.monotonic()))
     watch.open = False
     return note
+
+
+async def _follow_navigation(page, watch: Watch, deadline: float) -> str:
+    """A navigation started: wait for its document to commit, then for `load`."""
+    while not watch.committed and not watch.nav_done and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    if not watch.committed and watch.nav_done:
+        await asyncio.sleep(0.05)  # the commit event may trail the request's end
+    if not watch.committed and not watch.nav_done:
+        return f"the page was still loading after {deadline - watch.started:.0f} s"
+    try:
+        await page.wait_for_load_state("load", timeout=max(1, deadline - time.monotonic())
+                                       * 1000)
+    except Exception:
+        return f"the page was still loading after {deadline - watch.started:.0f} s"
+    return ""
+
+
+async def _network_quiet(watch: Watch, quiet: float, deadline: float) -> str:
+    """The action's requests must be done and the network quiet for `quiet` seconds."""
+    while time.monotonic() < deadline:
+        if watch.count == 0:
+            return ""  # the action started no requests: nothing to wait for
+        idle_for = time.monotonic() - watch.last_activity
+        if not watch.pending and idle_for >= quiet:
+            return ""
+        await asyncio.sleep(0.02 if watch.pending else max(0.01, quiet - idle_for))
+    if watch.pending:
+        return (f"{len(watch.pending)} request(s) the action started were still running "
+                f"after {LOAD_CAP_S:.0f} s")
+    return ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
@@ -33,6 +34,7 @@ class Tab:
         self.loading = False
         self.snapshot: Snapshot | None = None
         self.previous: Snapshot | None = None
+        self.last_diff: tuple[Snapshot, Any] | None = None  # (snapshot, its step's Diff)
         self.dialog = None  # the open Playwright Dialog, if any
         self.dialog_entry: DialogEntry | None = None
         self.file_chooser = None  # a pending Playwright FileChooser
@@ -150,17 +152,23 @@ class Tab:
         self._emit(ev.FILE_CHOOSER, multiple=chooser.is_multiple())
 
     def _on_download(self, download) -> None:
-        asyncio.ensure_future(self._save_download(download))
+        task = asyncio.ensure_future(self._save_download(download))
+        for watch in self.session.watches:  # the action that caused it reports it
+            if watch.tab_id == self.id:
+                watch.downloads.append(task)
 
-    async def _save_download(self, download) -> None:
+    async def _save_download(self, download) -> dict[str, Any]:
         folder = self.session.files_dir / "downloads"
         folder.mkdir(parents=True, exist_ok=True)
-        target = folder / download.suggested_filename
+        target = _free_name(folder / (Path(download.suggested_filename).name or "download"))
         try:
             await download.save_as(target)
-            self._emit(ev.DOWNLOAD, url=download.url, path=str(target), ok=True)
         except Exception as exc:  # a cancelled download must not break the session
             self._emit(ev.DOWNLOAD, url=download.url, path=None, ok=False, error=str(exc))
+            return {"url": download.url, "path": None, "ok": False, "error": str(exc)}
+        self._emit(ev.DOWNLOAD, url=download.url, path=str(target), ok=True)
+        return {"url": download.url, "path": str(target), "ok": True,
+                "bytes": target.stat().st_size}
 
     def _on_request(self, request) -> None:
         entry = NetworkEntry(self.id, request.method, request.url, request.resource_type)
@@ -187,11 +195,14 @@ class Tab:
             if failure and entry.status is None:
                 entry.failure = failure
         for watch in self.session.watches:
-            watch.request_ended(request)
+            watch.request_ended(request, final=True)
 
     def _on_framenavigated(self, frame) -> None:
         if frame != self.page.main_frame:
             return
+        for watch in self.session.watches:
+            if watch.tab_id == self.id:
+                watch.committed = True
         self.loading = True
         self.file_chooser = None
         self._emit(ev.NAVIGATION, url=frame.url)
@@ -207,3 +218,16 @@ class Tab:
             self.title = await self.page.title()
         with contextlib.suppress(Exception):
             self._emit(ev.TAB_UPDATED, **self.info())
+
+
+def _free_name(path: Path) -> Path:
+    """`path`, or `name (2).ext`, `name (3).ext`...: a download never overwrites a file."""
+    n = 1
+    candidate = path
+    while True:
+        try:
+            candidate.touch(exist_ok=False)  # taken at once: two downloads at a time differ
+            return candidate
+        except FileExistsError:
+            n += 1
+            candidate = path.with_name(f"{path.stem} ({n}){path.suffix}")

@@ -28,6 +28,9 @@ def as_ref(target: str) -> str | None:
 async def resolve(tab: Tab, target: str):
     """Return a Playwright Locator for the target, checked when it is a ref."""
     ref = as_ref(target)
+    if ref is None and target.strip().startswith("@"):
+        raise UsageError(f"`{target.strip()}` is not a ref: refs look like @e5 (or @f1e2 in "
+                         f"a frame); {NEW_SNAPSHOT}", data={"target": target})
     if ref is None:
         return await _selector(tab, target)
     snap = tab.snapshot

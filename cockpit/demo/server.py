@@ -15,7 +15,7 @@ from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-from . import auth, extras, inbox
+from . import auth, extras, inbox, settle
 from .captcha import Captcha
 from .pages import static_file
 from .state import AppState, Session
@@ -50,6 +50,12 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("GET", "/api/slow"): extras.slow_api,
     ("GET", "/never"): extras.never,
     ("GET", "/favicon.ico"): extras.favicon,
+    ("GET", "/settle"): settle.settle_page,
+    ("GET", "/settle/route"): settle.settle_route,
+    ("GET", "/settle/done"): settle.settle_done,
+    ("GET", "/settle/login"): settle.settle_login,
+    ("GET", "/settle/mfa"): settle.settle_mfa,
+    ("GET", "/api/settle-data"): settle.settle_data,
 }
 
 

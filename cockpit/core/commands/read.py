@@ -81,6 +81,12 @@ async def snapshot(ctx, a) -> Outcome:
     data = {"url": snap.url, "title": snap.title, "refs": len(snap.refs)}
     if a.diff:
         d = diff(before, snap)
+        last = tab.last_diff
+        if d.empty and before is not None and last is not None and last[0] is before:
+            # nothing moved since the last step: its whole diff (its result cut it short)
+            data["diff"] = last[1].to_json()
+            return Outcome("No change since the last step, which changed:\n"
+                           + last[1].text(), data)
         data["diff"] = d.to_json()
         return Outcome(d.text() if before else "no earlier snapshot of this tab: "
                        "this one is the base for the next `snapshot -D`", data)

@@ -26,6 +26,10 @@ def _output_path(ctx, given: str | None, suffix: str) -> Path:
     return path
 
 
+def _looks_like_path(word: str) -> bool:
+    return word.lower().endswith((".png", ".jpg", ".jpeg")) or "/" in word
+
+
 def _clip(text: str) -> dict:
     try:
         x, y, w, h = (float(v) for v in text.split(","))
@@ -38,7 +42,8 @@ def _clip(text: str) -> dict:
 
 
 @command("screenshot", "visual", "Save a PNG of the page, the viewport, an element or a region.",
-         args=(Arg("target", "an element to picture (default: the whole page)", kind=TARGET,
+         args=(Arg("target", "an element to picture (default: the whole page); a word "
+                   "ending in .png or holding a / is the file to save", kind=TARGET,
                    optional=True),),
          flags=(Flag("--viewport", "-v", "only what is on screen"),
                 Flag("--clip", help="a region x,y,width,height in page pixels",
@@ -47,9 +52,12 @@ def _clip(text: str) -> dict:
                 Flag("--out", "-o", "where to save it (default: the session's files folder)",
                      value="FILE")),
          aliases=("shot",),
-         examples=("screenshot", "screenshot --annotate --viewport", "screenshot @e5",
+         examples=("screenshot", "screenshot page.png", "screenshot --annotate --viewport",
+                   "screenshot @e5",
                    "screenshot --clip 0,0,800,400 -o top.png"), read_only=True)
 async def screenshot(ctx, a) -> Outcome:
+    if a.target and not a.out and _looks_like_path(a.target):
+        a.target, a.out = None, a.target  # `screenshot shot.png`, as other tools take it
     path = _output_path(ctx, a.out, ".png")
     page = ctx.page
     clip = _clip(a.clip) if a.clip else None

@@ -11,7 +11,8 @@ from ..registry import INT, TARGET, Arg, Flag, command
 from ..result import Outcome
 
 @command("wait", "interact", "Wait until something is true (every condition given).",
-         args=(Arg("target", "an element to wait for (same as --selector)", kind=TARGET,
+         args=(Arg("target", "an element to wait for (same as --selector), or a number of "
+                   "milliseconds", kind=TARGET,
                    optional=True),),
          flags=(Flag("--text", help="text that must appear on the page", value="TEXT"),
                 Flag("--gone", help="text that must disappear", value="TEXT"),
@@ -24,10 +25,12 @@ from ..result import Outcome
                 Flag("--timeout", help="give up after MS (default 10000)", value="MS",
                      kind=INT, default=10_000)),
          mutates=True,
-         examples=('wait --text "Welcome"', "wait --url '**/inbox'", "wait --ms 500",
+         examples=('wait --text "Welcome"', "wait --url '**/inbox'", "wait 500",
                    "wait @e5"))
 async def wait(ctx, a) -> Outcome:
     page, timeout = ctx.page, a.timeout
+    if a.target and a.ms is None and re.fullmatch(r"\d+", a.target):
+        a.target, a.ms = None, int(a.target)  # `wait 500`: milliseconds, as elsewhere
     selector = a.selector or a.target
     if not any([a.text, a.gone, a.url, selector, a.load, a.idle, a.ms is not None]):
         raise UsageError("wait needs a condition: --text, --gone, --url, --selector (or a "

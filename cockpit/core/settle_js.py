@@ -1,0 +1,112 @@
+"""The page side of settling: an init script that notes what a page sets going, and the
+probe that asks it what is still pending for an action that began at a given time.
+
+The script wraps setTimeout/clearTimeout, requestAnimationFrame, fetch and XHR, listens to
+the Navigation API's `navigate` event and keeps a MutationObserver's last time. Each timer
+carries the time its chain began (a timer set inside another timer's callback inherits its
+parent's), so a poll loop that was running before the action is never mistaken for the
+action's work. Times are `Date.now()`: the same wall clock as `time.time()` in Python.
+"""
+
+from __future__ import annotations
+
+# Timers due later than this after the action began are not the action's to wait for.
+TIMER_LIMIT_MS = 1000
+
+INIT_JS = r"""
+(() => {
+  if (window.__cockpitSettle) return;
+  const S = {timers: new Map(), fetches: new Set(), nav: 0, open: 0, download: 0, mut: 0,
+             root: 0};
+  Object.defineProperty(window, '__cockpitSettle', {value: S, enumerable: false});
+  const now = () => Date.now();
+  // The chain a callback belongs to: the root of the timer running it, else now.
+  const rootNow = () => S.root || now();
+  const wrap = (fn, root) => function (...args) {
+    const saved = S.root; S.root = root;
+    try { return fn.apply(this, args); } finally { S.root = saved; }
+  };
+  const setT = window.setTimeout, clearT = window.clearTimeout;
+  window.setTimeout = function (fn, delay, ...args) {
+    if (typeof fn !== 'function') return setT.call(window, fn, delay, ...args);
+    const root = rootNow(), d = Math.max(0, Number(delay) || 0);
+    let id;
+    const run = wrap(function (...a) { S.timers.delete(id); return fn.apply(this, a); }, root);
+    id = setT.call(window, run, delay, ...args);
+    if (d <= 2000) S.timers.set(id, {root, due: now() + d});
+    return id;
+  };
+  window.clearTimeout = function (id) { S.timers.delete(id); return clearT.call(window, id); };
+  const raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
+  if (raf) {
+    window.requestAnimationFrame = function (fn) {
+      const root = rootNow(), key = {};
+      const id = raf.call(window, wrap(function (t) { S.timers.delete(key); return fn(t); }, root));
+      S.timers.set(key, {root, due: now() + 16, raf: id});
+      return id;
+    };
+    window.cancelAnimationFrame = function (id) {
+      for (const [k, t] of S.timers) if (t.raf === id) S.timers.delete(k);
+      return caf.call(window, id);
+    };
+  }
+  const track = (promise) => {
+    const rec = {root: rootNow()};
+    S.fetches.add(rec);
+    const done = () => S.fetches.delete(rec);
+    promise.then(done, done);
+  };
+  if (window.fetch) {
+    const f = window.fetch;
+    window.fetch = function (...args) { const p = f.apply(this, args); track(p); return p; };
+  }
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    const xhr = this;
+    track(new Promise((resolve) => xhr.addEventListener('loadend', resolve, {once: true})));
+    return send.apply(this, args);
+  };
+  const open = window.open;
+  window.open = function (...args) { S.open = now(); return open.apply(this, args); };
+  document.addEventListener('click', (e) => {
+    const el = e.target && e.target.closest && e.target.closest('a[target], area[target]');
+    if (el && !/^_(self|top|parent)?$/i.test(el.getAttribute('target') || '')) S.open = now();
+  }, true);
+  if (window.navigation) {
+    navigation.addEventListener('navigate', (e) => {
+      if (e.downloadRequest !== null && e.downloadRequest !== undefined) S.download = now();
+      else if (!e.destination.sameDocument) S.nav = now();
+    });
+  }
+  new MutationObserver(() => { S.mut = now(); }).observe(document,
+    {subtree: true, childList: true, attributes: true, characterData: true});
+})();
+"""
+
+# Returns null when the script is absent (a page opened before it was added), else what
+# the action that began at `since` still has going.
+PROBE_JS = r"""
+([since, limit]) => {
+  const S = window.__cockpitSettle;
+  if (!S) return null;
+  const now = Date.now();
+  let timers = 0, next = Infinity;
+  for (const t of S.timers.values()) {
+    if (t.root >= since && t.due <= since + limit) { timers++; next = Math.min(next, t.due); }
+  }
+  let fetches = 0;
+  for (const f of S.fetches) if (f.root >= since) fetches++;
+  let anim = 0;
+  if (S.mut >= since && document.getAnimations) {
+    for (const a of document.getAnimations()) {
+      if (a.playState !== 'running') continue;
+      const end = a.effect && a.effect.getComputedTiming().endTime;
+      const left = Number.isFinite(end) ? end - (a.currentTime || 0) : Infinity;
+      if (left > 0 && left <= limit) anim = Math.max(anim, left);
+    }
+  }
+  return {timers, next: timers ? Math.max(0, next - now) : 0, fetches, anim,
+          nav: S.nav >= since, open: S.open >= since, download: S.download >= since,
+          mutated: S.mut >= since ? now - S.mut : -1};
+}
+"""
