@@ -47,8 +47,10 @@ def test_full_render_reads_like_playwright():
 
 def test_interactive_keeps_controls_and_named_headings_only():
     out = render(snap(PAGE), View(interactive=True)).splitlines()
-    assert out[0] == '- heading "Inbox" [level=1] [ref=e2]'
-    assert '- link "Home" [ref=e4] -> /' in out
+    assert out[0] == '- heading "Inbox" [ref=e2]'  # a flat list has no outline: no level
+    assert '- link "Home" [ref=e4]' in out  # targets only with -u
+    assert '- link "Home" [ref=e4] -> /' in render(snap(PAGE), View(interactive=True,
+                                                                    urls=True)).splitlines()
     assert '- combobox "Color" [ref=e10]: Red' in out
     assert not any("listitem" in line or "generic" in line for line in out)
 

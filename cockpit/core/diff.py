@@ -1,9 +1,10 @@
 """Diffs keyed by ref: what was added, removed or changed between two snapshots of a tab.
 
 Refs are stable while an element lives, so one inserted row is one added line, never a
-renumbered text diff. Playwright gives an element a new ref when its name changes; a
-removed and an added node with the same role at the same place under the same parent
-are therefore reported as one change of name.
+renumbered text diff. Refs do not survive everything, though: Playwright gives an element
+a new ref when its name changes, and a page that rebuilds a list gives every row a new
+node. A removed and an added element are therefore paired first (`_pair`): same role and
+name under the same parent is the same element, reported under its new ref.
 """
 
 from __future__ import annotations
@@ -113,10 +114,77 @@ def _signature(node: Node) -> dict[str, Any]:
     return sig
 
 
-def _place(node: Node) -> tuple[str | None, str, int]:
-    siblings = node.parent.children if node.parent else []
-    index = next((i for i, s in enumerate(siblings) if s is node), -1)
-    return (node.parent.ref if node.parent else None, node.role, index)
+def _ref_parent(node: Node) -> Node | None:
+    """The nearest ancestor that has a ref (text lines and props have none)."""
+    parent = node.parent
+    while parent is not None and parent.ref is None:
+        parent = parent.parent
+    return parent
+
+
+def _depth(node: Node) -> int:
+    depth, parent = 0, _ref_parent(node)
+    while parent is not None:
+        depth, parent = depth + 1, _ref_parent(parent)
+    return depth
+
+
+CONTENT_KEY_CHARS = 200  # words compared when pairing re-rendered elements
+
+
+def _pair(old: Snapshot, new: Snapshot, removed: list[str], added: list[str]) -> dict[str, str]:
+    """Pair elements that left and came back: new ref -> old ref.
+
+    Pages rebuild parts of themselves (`innerHTML = ''` and new rows); Playwright gives
+    every new node a new ref, so ref-keyed diffs alone read a rebuilt list as all removed
+    and all added. An added and a removed element are the same element when they have the
+    same role and label under the same parent (itself kept, or paired first: pairing runs
+    from the top down). Among those, the same words below pairs first (a list that lost
+    its third row pairs rows 1, 2, 4, 5 with their old selves); what is left pairs in
+    order (a field re-rendered with another value: a change); what is left after that
+    pairs by position, the same role at the same index (a renamed element: Playwright
+    gives it a new ref too)."""
+    pairs: dict[str, str] = {}  # new ref -> old ref
+    taken: set[str] = set()
+
+    def parent_key(node: Node, side: str) -> str | None:
+        parent = _ref_parent(node)
+        if parent is None or parent.ref is None:
+            return None
+        if side == "new" and parent.ref not in old.refs:
+            return pairs.get(parent.ref, "new:" + parent.ref)  # unpaired: matches nothing
+        return parent.ref
+
+    def index(node: Node) -> int:
+        siblings = node.parent.children if node.parent else []
+        return next((i for i, s in enumerate(siblings) if s is node), -1)
+
+    keys = (
+        lambda n, side: (parent_key(n, side), n.role, n.label, n.words(CONTENT_KEY_CHARS)),
+        lambda n, side: (parent_key(n, side), n.role, n.label),
+        lambda n, side: (parent_key(n, side), n.role, index(n)),
+    )
+    by_depth: dict[int, tuple[list[str], list[str]]] = {}
+    for ref in removed:
+        by_depth.setdefault(_depth(old.refs[ref]), ([], []))[0].append(ref)
+    for ref in added:
+        by_depth.setdefault(_depth(new.refs[ref]), ([], []))[1].append(ref)
+    for depth in sorted(by_depth):
+        gone, came = by_depth[depth]
+        for key in keys:
+            pool: dict[Any, list[str]] = {}
+            for ref in gone:
+                if ref not in taken:
+                    pool.setdefault(key(old.refs[ref], "old"), []).append(ref)
+            for ref in came:
+                if ref in pairs:
+                    continue
+                candidates = pool.get(key(new.refs[ref], "new"))
+                if candidates:
+                    old_ref = candidates.pop(0)
+                    pairs[ref] = old_ref
+                    taken.add(old_ref)
+    return pairs
 
 
 def diff(old: Snapshot | None, new: Snapshot) -> Diff:
@@ -128,32 +196,26 @@ def diff(old: Snapshot | None, new: Snapshot) -> Diff:
     if old is not None and old.url != new.url:
         result.url = (old.url, new.url)
     if result.new_page:
-        result.changes = [Change("added", r, n.role, n.name, text=n.text)
+        result.changes = [Change("added", r, n.role, n.label, text=n.text)
                           for r, n in new.refs.items()]
         return result
     added = [r for r in new.refs if r not in old_refs]
     removed = [r for r in old_refs if r not in new.refs]
-    renamed: dict[str, str] = {}  # new ref -> old ref
-    if added and removed:
-        by_place = {_place(old_refs[r]): r for r in removed}
-        for r in added:
-            old_ref = by_place.pop(_place(new.refs[r]), None)
-            if old_ref is not None:
-                renamed[r] = old_ref
+    renamed = _pair(old, new, removed, added) if old and added and removed else {}
     gone = set(renamed.values())
     for ref in removed:
         if ref not in gone:
             node = old_refs[ref]
-            result.changes.append(Change("removed", ref, node.role, node.name))
+            result.changes.append(Change("removed", ref, node.role, node.label))
     for ref, node in new.refs.items():
         before = old_refs.get(ref) or (old_refs[renamed[ref]] if ref in renamed else None)
         if before is None:
-            result.changes.append(Change("added", ref, node.role, node.name, text=node.text))
+            result.changes.append(Change("added", ref, node.role, node.label, text=node.text))
             continue
         a, b = _signature(before), _signature(node)
         if a != b:
             fields = {k: (a.get(k), b.get(k)) for k in {**a, **b} if a.get(k) != b.get(k)}
             if ref in renamed:
                 fields["ref"] = (renamed[ref], ref)
-            result.changes.append(Change("changed", ref, node.role, node.name, fields))
+            result.changes.append(Change("changed", ref, node.role, node.label, fields))
     return result

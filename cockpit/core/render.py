@@ -16,6 +16,7 @@ class View:
     depth: int | None = None  # -d N
     cursor: bool = False  # -C: also elements that only look clickable
     scope: str | None = None  # -s, resolved to a ref by the caller
+    urls: bool = False  # -u: with -i, each link's target (`-> /path`)
 
 
 def _keep_interactive(node: Node, view: View) -> bool:
@@ -23,7 +24,7 @@ def _keep_interactive(node: Node, view: View) -> bool:
         return False
     if node.interactive:
         return True
-    if node.role == "heading" and node.name:
+    if node.role == "heading" and node.label:
         return True  # orientation: which section an element is in
     return view.cursor and (node.attr("cursor") == "pointer" or bool(node.extra))
 
@@ -44,7 +45,7 @@ def _compact(nodes: list[Node]) -> list[Node]:
         if _is_bare_structure(node) and not kids:
             continue
         clone = Node(node.role, node.name, node.attrs, node.value, node.props, kids, node.ref,
-                     node.parent, node.extra)
+                     node.parent, node.extra, node.label)
         out.append(clone)
     return out
 
@@ -61,9 +62,10 @@ def _lines(nodes: list[Node], depth: int, limit: int | None, out: list[str]) -> 
             _lines(node.children, depth + 1, limit, out)
 
 
-def _hint(node: Node) -> str:
-    """What a flat interactive line loses from its children: a link's URL, a select's choice."""
-    url = node.props.get("/url")
+def _hint(node: Node, view: View) -> str:
+    """What a flat interactive line loses from its children: a link's URL (with -u: URLs
+    were a quarter of the tokens of a documentation page), a select's choice."""
+    url = node.props.get("/url") if view.urls else None
     if url and not url.startswith("#"):  # an anchor on the same page says little
         return f" -> {url}"
     if node.role in ("combobox", "listbox") and not node.value:
@@ -82,7 +84,7 @@ def render(snapshot: Snapshot, view: View) -> str:
         for root in roots:
             for node in root.walk():
                 if _keep_interactive(node, view):
-                    lines.append(f"- {node.line(terse=True)}{_hint(node)}")
+                    lines.append(f"- {node.line(terse=True)}{_hint(node, view)}")
         return "\n".join(lines) if lines else "(no interactive elements)"
     if view.compact:
         roots = _compact(roots)

@@ -316,12 +316,13 @@ class Session:
     def refs(self) -> list[tuple[str, str, str]]:
         """(ref, role, name) of the active tab's last snapshot, for completion and views."""
         snap = self.active.snapshot if self.active else None
-        return [(r, n.role, n.name) for r, n in snap.refs.items()] if snap else []
+        return [(r, n.role, n.label or n.name) for r, n in snap.refs.items()] if snap else []
 
     def refs_info(self) -> list[tuple[str, str, str, str]]:
         """(ref, role, name, value) of the active tab's last snapshot, for the refs pane."""
         snap = self.active.snapshot if self.active else None
-        return [(r, n.role, n.name, n.value) for r, n in snap.refs.items()] if snap else []
+        return [(r, n.role, n.label or n.name, n.value) for r, n in snap.refs.items()] if snap \
+            else []
 
     def tabs_info(self) -> list[dict[str, Any]]:
         return [t.info() for t in self.tabs]

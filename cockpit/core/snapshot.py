@@ -21,6 +21,14 @@ INTERACTIVE_ROLES = frozenset({
 })
 # Roles whose inline text is their name (or part of it), so `-i` need not repeat it.
 NAMED_BY_TEXT = frozenset({"button", "link", "heading", "tab", "menuitem", "option"})
+# Roles whose accessible name comes from their content (WAI-ARIA "name from content"). When
+# the text sits in children (`<a><code>repr()</code></a>`) Playwright leaves the name out
+# and shows the children instead; flat views (`-i`, the refs pane, diffs) would then show a
+# nameless line, so they use the children's words as the label.
+NAME_FROM_CONTENT = NAMED_BY_TEXT | frozenset({
+    "checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "treeitem", "cell",
+    "gridcell", "columnheader", "rowheader", "tooltip"})
+LABEL_CHARS = 60  # a label taken from children is cut here: enough to tell links apart
 # Wrappers that `-c` drops when they carry no name, value or interaction of their own.
 STRUCTURAL_ROLES = frozenset({"generic", "group", "none", "presentation", "list", "listitem",
                               "region", "section", "paragraph", "rowgroup"})
@@ -44,6 +52,9 @@ class Node:
     ref: str | None = None
     parent: Node | None = field(default=None, repr=False)
     extra: list[str] = field(default_factory=list)  # marks we add, e.g. "clickable"
+    # The name flat views show: Playwright's name, or the words of the children when it
+    # left the name out because they carry it (filled by `parse`; see NAME_FROM_CONTENT).
+    label: str = ""
 
     def attr(self, key: str) -> str | bool | None:
         for item in self.attrs:
@@ -85,19 +96,41 @@ class Node:
         """The node as one snapshot line, without the leading '- '.
 
         `terse` (for `snapshot -i`) leaves out the pointer-cursor mark that every link and
-        button carries, and a button's or link's text when its name already says it."""
+        button carries, a heading's level (a flat list has no outline to place it in), and
+        a button's or link's text when its name already says it; it names the element by
+        its label."""
         if self.role.startswith("/"):
             return f"{self.role}: {scalar(self.value)}"
         out = self.role
-        if self.name:
-            out += " " + json.dumps(self.name, ensure_ascii=False)
+        name = (self.label or self.name) if terse else self.name
+        if name:
+            out += " " + json.dumps(name, ensure_ascii=False)
         marks = self.attrs + self.extra
         if terse:
-            marks = [m for m in marks if m != "cursor=pointer"]
+            marks = [m for m in marks if m != "cursor=pointer" and not m.startswith("level=")]
         out += "".join(f" [{a}]" for a in marks)
-        if self.value and not (terse and self.name and self.role in NAMED_BY_TEXT):
+        if self.value and not (terse and name and self.role in NAME_FROM_CONTENT):
             out += ": " + scalar(self.value)
         return out
+
+    def words(self, limit: int = LABEL_CHARS) -> str:
+        """The text below this node as one line, cut at `limit` characters (stops walking
+        once it has enough, so a huge subtree costs no more than a small one)."""
+        parts: list[str] = []
+        size = 0
+        for node in self.walk():
+            if node is self:
+                piece = self.value
+            else:
+                piece = node.value if node.role == "text" else " ".join(
+                    p for p in (node.name, node.value) if p)
+            if piece:
+                parts.append(piece)
+                size += len(piece) + 1
+                if size > limit + 1:
+                    break
+        text = " ".join(" ".join(parts).split())
+        return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
     def walk(self) -> Iterator[Node]:
         """This node and all below it, in document order (iterative: pages are deep)."""
@@ -205,6 +238,8 @@ def parse(text: str, refs: dict[str, Node] | None = None) -> list[Node]:
         node.parent = parent
         (parent.children if parent else roots).append(node)
         stack.append((indent, node))
+    for node in refs.values():
+        node.label = node.name or (node.words() if node.role in NAME_FROM_CONTENT else "")
     return roots
 
 
@@ -233,4 +268,5 @@ class Snapshot:
         node = self.refs.get(ref)
         if node is None:
             return f"@{ref}"
-        return f"@{ref} ({node.role}{' ' + json.dumps(node.name) if node.name else ''})"
+        name = node.label or node.name
+        return f"@{ref} ({node.role}{' ' + json.dumps(name) if name else ''})"

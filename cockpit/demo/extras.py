@@ -52,6 +52,11 @@ def playground(h: DemoHandler) -> None:
                      filler=_playground_filler()))
 
 
+def tasks(h: DemoHandler) -> None:
+    """A list rebuilt from scratch on every change (the diff must pair its new rows)."""
+    h.send_html(page("tasks.html", "Tasks"))
+
+
 def frame(h: DemoHandler) -> None:
     h.send_html(page("frame.html", "Frame", body_class="frame"))
 

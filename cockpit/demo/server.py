@@ -46,6 +46,7 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("GET", "/download"): extras.download,
     ("GET", "/hostile"): extras.hostile,
     ("GET", "/reference"): extras.reference,
+    ("GET", "/tasks"): extras.tasks,
     ("GET", "/slow"): extras.slow_page,
     ("GET", "/api/slow"): extras.slow_api,
     ("GET", "/never"): extras.never,

@@ -58,12 +58,14 @@ async def _scope_ref(ctx, scope: str) -> str | None:
                 Flag("--scope", "-s", "only the part under a selector or @ref", value="SEL"),
                 Flag("--cursor", "-C", "also elements that only look clickable (cursor: "
                                         "pointer, onclick, tabindex)"),
-                Flag("--diff", "-D", "show what changed since this tab's previous snapshot")),
+                Flag("--diff", "-D", "show what changed since this tab's previous snapshot"),
+                Flag("--urls", "-u", "with -i, show each link's target (`-> /path`)")),
          aliases=("snap",),
          details="Lines read `- role \"name\" [state] [ref=eN]: value`. Use the refs as "
                  "targets (@e5). Refs stay the same while an element lives; a ref from an "
                  "older page fails at once.",
-         examples=("snapshot -i", "snapshot -c -d 4", "snapshot -s '#inbox'", "snapshot -D"),
+         examples=("snapshot -i", "snapshot -i -u", "snapshot -c -d 4", "snapshot -s '#inbox'",
+                   "snapshot -D"),
          checks_needs=True, read_only=True)
 async def snapshot(ctx, a) -> Outcome:
     if a.depth is not None and a.depth < 1:
@@ -90,7 +92,7 @@ async def snapshot(ctx, a) -> Outcome:
         data["diff"] = d.to_json()
         return Outcome(d.text() if before else "no earlier snapshot of this tab: "
                        "this one is the base for the next `snapshot -D`", data)
-    view = View(a.interactive, a.compact, a.depth, a.cursor, scope)
+    view = View(a.interactive, a.compact, a.depth, a.cursor, scope, a.urls)
     text = render(snap, view)
     return Outcome(text, data)
 
@@ -141,9 +143,9 @@ async def links(ctx, a) -> Outcome:
         if node.role == "link" and node.ref:
             href = urljoin(snap.url, node.props.get("/url", "")) if node.props.get("/url") \
                 else ""
-            if a.filter and a.filter.lower() not in f"{node.name} {href}".lower():
+            if a.filter and a.filter.lower() not in f"{node.label} {href}".lower():
                 continue
-            rows.append({"ref": node.ref, "name": node.name, "url": href})
+            rows.append({"ref": node.ref, "name": node.label, "url": href})
     lines = [f"@{r['ref']} \"{r['name']}\" -> {r['url'] or '(no href)'}" for r in rows]
     return Outcome("\n".join(lines) or "(no links)", {"links": rows})
 

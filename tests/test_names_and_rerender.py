@@ -1,0 +1,131 @@
+"""Names for every `snapshot -i` line, lean `-i` output, and diffs that survive a list
+rebuilt from scratch (issue 13)."""
+
+from __future__ import annotations
+
+import http.server
+import re
+import threading
+from functools import partial
+from pathlib import Path
+
+import pytest
+from conftest import ok, ref_of
+
+from cockpit.core.diff import diff
+from cockpit.core.render import View, render
+from cockpit.core.snapshot import Snapshot
+
+PYDOC = Path("/usr/share/doc/python3-doc/html")
+# A line of `snapshot -i`: role, then the name in double quotes, before any mark.
+NAMED = re.compile(r'^- [\w-]+ "(?:[^"\\]|\\.)+"')
+
+CHILD_TEXT = """- paragraph [ref=e1]:
+  - text: Use the
+  - link [ref=e2] [cursor=pointer]:
+    - /url: functions.html#repr
+    - code [ref=e3]: repr()
+  - text: function.
+  - link [ref=e4] [cursor=pointer]:
+    - /url: "#str"
+    - code [ref=e5]: a very long piece of code that goes on and on well past any sensible length
+  - button [ref=e6]:
+    - img "Close" [ref=e7]
+"""
+
+
+def test_nameless_elements_are_named_by_their_children():
+    snap = Snapshot.from_text(CHILD_TEXT, doc="d")
+    lines = render(snap, View(interactive=True)).splitlines()
+    assert lines[0] == '- link "repr()" [ref=e2]'
+    assert lines[1].startswith('- link "a very long piece of code') and "…" in lines[1]
+    assert len(lines[1]) < 90  # cut to a sensible length
+    assert lines[2] == '- button "Close" [ref=e6]'
+    # the refs stay exactly as Playwright gave them, and the full tree is untouched
+    assert list(snap.refs) == ["e1", "e2", "e3", "e4", "e5", "e6", "e7"]
+    assert "- link [ref=e2] [cursor=pointer]:" in render(snap, View())
+    assert snap.describe("e2") == '@e2 (link "repr()")'
+    # the diff names them too
+    added = diff(Snapshot.from_text("- paragraph [ref=e1]", doc="d"), snap)
+    assert '+ @e2 link "repr()"' in added.text()
+
+
+async def test_refs_pane_and_completion_get_the_names(s, site):
+    await ok(s, f"goto {site.url}/tasks")
+    await ok(s, "js document.body.insertAdjacentHTML('beforeend', "
+                "'<a href=\"/report\"><code>repr()</code></a>')")
+    out = (await ok(s, "snapshot -i")).output
+    assert all(NAMED.match(line) for line in out.splitlines() if "textbox" not in line), out
+    assert any(role == "link" and name == "repr()" for _, role, name in s.refs())
+    assert any(name == "repr()" for _, _, name, _ in s.refs_info())
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # one line per file request would bury the output
+
+
+@pytest.fixture(scope="module")
+def pydoc_url():
+    if not (PYDOC / "library" / "stdtypes.html").exists():
+        pytest.skip(f"python3-doc is not installed ({PYDOC} missing): apt-get install "
+                    "python3-doc")
+    handler = partial(QuietHandler, directory=str(PYDOC))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+# Interactive elements a person could use: visible ones, by the browser's own test.
+COUNT_INTERACTIVE_JS = """() => [...document.querySelectorAll(
+  'a[href], button, input:not([type=hidden]), select, textarea')]
+  .filter(el => el.checkVisibility({visibilityProperty: true, opacityProperty: true}))
+  .length"""
+
+
+async def test_python_docs_every_link_is_named_and_none_lost(s, pydoc_url):
+    await ok(s, f"goto {pydoc_url}/library/stdtypes.html")
+    out = (await ok(s, "snapshot -i")).output
+    lines = out.splitlines()
+    nameless = [line for line in lines if not NAMED.match(line)]
+    # the two search fields have no label on this page; every link and button has one
+    assert all(line.startswith(("- textbox", "- searchbox")) for line in nameless), nameless
+    assert '- link "repr()"' in out
+    visible = await s.active.page.evaluate(COUNT_INTERACTIVE_JS)
+    controls = [line for line in lines if not line.startswith("- heading")]
+    assert len(controls) >= visible
+    # links show their targets only on request
+    assert " -> " not in out
+    with_urls = (await ok(s, "snapshot -i -u")).output
+    assert '- link "repr()" [ref=' in with_urls and "-> functions.html#repr" in with_urls
+
+
+async def test_rebuilt_list_diffs_as_one_row_removed(s, site):
+    await ok(s, f"goto {site.url}/tasks")
+    await ok(s, "fill #note 'buy milk'")
+    await ok(s, "snapshot -i")
+    rows_before = [r for r, role, _ in s.refs() if role == "listitem"]
+    result = await ok(s, f"click {ref_of(s, 'button', 'Archive Book the flight')}")
+    d = result.data["diff"]
+    assert (d["added"], d["removed"], d["changed"]) == (0, 2, 0), result.output
+    gone = {(c["role"], c["kind"]) for c in d["changes"]}
+    assert gone == {("listitem", "removed"), ("button", "removed")}, result.output
+    assert "Archive Book the flight" in result.output
+    # the rows that came back are new elements, reported (if at all) under their new refs
+    assert not set(rows_before) & {r for r, role, _ in s.refs() if role == "listitem"}
+    await ok(s, f"click {ref_of(s, 'button', 'Archive Pay the rent')}")
+
+
+async def test_rebuilt_row_with_a_new_value_is_a_change_under_its_new_ref(s, site):
+    await ok(s, f"goto {site.url}/tasks")
+    await ok(s, "snapshot -i")
+    result = await ok(s, "js (() => { const li = document.querySelector('#tasks li');"
+                         " const copy = li.cloneNode(true); copy.firstChild.textContent ="
+                         " 'Write the report today '; li.replaceWith(copy); })()")
+    result = await ok(s, "snapshot -D")
+    d = result.data["diff"]
+    assert (d["added"], d["removed"]) == (0, 0), result.output
+    changed = [c for c in d["changes"] if c["kind"] == "changed"]
+    assert any(c["role"] == "listitem" and "ref" in c["fields"] for c in changed), result.output
