@@ -62,7 +62,7 @@ def test_replay_passes_then_reports_the_step_a_changed_site_breaks(tmp_path, sit
     reports = [json.loads(line) for line in changed.stdout.splitlines()]
     diverged = [r for r in reports if r["status"] == "diverged"]
     assert diverged[0]["n"] == 11  # the click that opens the inbox shows other buttons...
-    assert any('+button "File away' in reason for reason in diverged[0]["reasons"])
+    assert any('+ button "File away' in reason for reason in diverged[0]["reasons"])
     last = reports[-1]  # ...and the Archive click cannot find its button
     assert last["n"] == 13 and last["status"] == "diverged"
     assert any('button "Archive' in reason and "not on the page" in reason

@@ -60,17 +60,14 @@ async def serve_main(args) -> int:
         await host.close()
 
 
+# what a person can do about it, after the line the event's declaration says
+NEXT_STEP = {ev.NEEDS_HUMAN: ": `cockpit attach` then F10, or `cockpit exec handoff`",
+             ev.HANDOFF: "; `cockpit exec resume` ends it"}
+
+
 def _tell(event) -> None:
-    data, line = event.data, None
-    if event.kind == ev.CONTROL_REFUSED:
-        line = f"control socket: refused a client: {data.get('reason')}"
-    elif event.kind == ev.NEEDS_HUMAN:
-        line = (f"\a needs a human: {data['need']} ({data['detail']}) at {data.get('url')}: "
-                "`cockpit attach` then F10, or `cockpit exec handoff`")
-    elif event.kind == ev.HANDOFF:
-        line = (f"the human has control ({data['reason']}, {data['mode']}); "
-                "`cockpit exec resume` ends it")
-    elif event.kind == ev.RESUMED:
-        line = f"resumed after {data['seconds']:g} s: agents carry on"
+    spec = ev.kind_of(event.kind)  # what is said, and how urgently: core/events.py
+    line = spec.line(event.data)
     if line:
+        line = ("\a " if spec.urgent else "") + line + NEXT_STEP.get(event.kind, "")
         print(f"cockpit: {line}", file=sys.stderr, flush=True)

@@ -19,9 +19,6 @@ from ..core.events import Event, EventBus
 from ..core.registry import REGISTRY
 from ..core.result import Result
 
-STATE_KINDS = {ev.TAB_OPENED, ev.TAB_CLOSED, ev.TAB_CHANGED, ev.TAB_UPDATED, ev.NAVIGATION,
-               ev.SNAPSHOT, ev.COMMAND_FINISHED}
-
 
 class _HeldBus(EventBus):
     """Events published before anyone listens wait for the first listener: the history
@@ -73,7 +70,7 @@ class RemoteSession:
         try:
             async for event in self.client.events(history=True):
                 self.bus.publish(event)
-                if event.kind in STATE_KINDS:
+                if ev.kind_of(event.kind).changes_state:
                     self._dirty.set()
         except Unreachable:
             pass

@@ -117,11 +117,14 @@ class ControlServer:
                 discovery.remove(self.socket)
 
     def _keep(self, event: Event) -> None:
-        if event.kind.startswith("command."):
+        spec = ev.kind_of(event.kind)  # which kinds are kept, and where: core/events.py
+        if not spec.kept:
+            return
+        if spec.group == ev.COMMANDS:
             self.commands.append(event)
             if event.kind == ev.COMMAND_STARTED and (task := _current_task()) is not None:
                 self.started.add(task)
-        elif event.kind.startswith(("agent.", "agents.")):
+        else:  # the agent's, bounded in count and size
             self.agent.append(event)
             self._agent_bytes += size_of(event)
             while len(self.agent) > AGENT_HISTORY or self._agent_bytes > AGENT_HISTORY_BYTES:

@@ -15,6 +15,29 @@ from typing import Any
 from .snapshot import Node, Snapshot
 
 SHOWN_IN_TEXT = 8  # diff lines in a command's short text output; all of them are in data
+MARKS = {"added": "+", "removed": "-", "changed": "~"}
+
+
+def diff_line(change: dict[str, Any], *, ref: bool = True) -> tuple[str, str]:
+    """One change, in its JSON form, as the one line every view shows: (its kind, the
+    line), e.g. ("added", '+ @e8 status: You stay signed in'). The kind is what views
+    style the line by ("" for a kind this version does not know). Without `ref`, the line
+    leaves the ref out: a recording's refs may be numbered differently when replayed."""
+    kind = change.get("kind", "")
+    name = change.get("name") or ""
+    label = (f"@{change['ref']} " if ref and change.get("ref") else "") + \
+        str(change.get("role", "")) + (f' "{name}"' if name else "")
+    if kind == "added":
+        text = change.get("text") or ""
+        words = text if len(text) <= 80 else text[:79] + "…"
+        return kind, f"+ {label}" + (f": {words}" if words and words != name else "")
+    if kind == "removed":
+        return kind, f"- {label}"
+    if kind == "changed":
+        what = "; ".join(f"{k}: {show_value(v['old'])} -> {show_value(v['new'])}"
+                         for k, v in (change.get("fields") or {}).items())
+        return kind, f"~ {label}" + (f" ({what})" if what else "")
+    return "", f"? {label}"
 
 
 @dataclass
@@ -28,14 +51,7 @@ class Change:
 
     @property
     def line(self) -> str:
-        label = f'@{self.ref} {self.role}' + (f' "{self.name}"' if self.name else "")
-        if self.kind == "added":
-            words = self.text if len(self.text) <= 80 else self.text[:79] + "…"
-            return f"+ {label}" + (f": {words}" if words and words != self.name else "")
-        if self.kind == "removed":
-            return f"- {label}"
-        what = "; ".join(f"{k}: {show_value(a)} -> {show_value(b)}" for k, (a, b) in self.fields.items())
-        return f"~ {label} ({what})"
+        return diff_line(self.to_json())[1]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "ref": self.ref, "role": self.role,

@@ -10,32 +10,236 @@ if TYPE_CHECKING:
 
     Listener = Callable[["Event"], None]
 
-# Event kinds emitted by the engine. Views may ignore kinds they do not know.
-COMMAND_QUEUED = "command.queued"
-COMMAND_STARTED = "command.started"
-COMMAND_FINISHED = "command.finished"
-TAB_OPENED = "tab.opened"
-TAB_CLOSED = "tab.closed"
-TAB_CHANGED = "tab.changed"  # the active tab is another one
-TAB_UPDATED = "tab.updated"  # title, URL or loading state of a tab changed
-NAVIGATION = "navigation"
-CONSOLE = "console"
-PAGE_ERROR = "page.error"
-DIALOG_OPENED = "dialog.opened"
-DIALOG_CLOSED = "dialog.closed"
-FILE_CHOOSER = "filechooser"
-DOWNLOAD = "download"
-SNAPSHOT = "snapshot"
-SESSION_CLOSED = "session.closed"
-AGENTS_HELD = "agents.held"  # agents' commands wait (paused, or a human has control)
-AGENTS_RELEASED = "agents.released"
-AGENT_STATE = "agent.state"  # the agent subprocess: running, waiting, paused, exited
-AGENT_OUTPUT = "agent.output"  # lines it wrote on stdout or stderr
-CONTROL_REFUSED = "control.refused"  # a control-socket client was turned away
-HANDOFF = "handoff"  # the human has control (reason, mode: window, headed or terminal)
-RESUMED = "resumed"  # control is back with the agents; what the human changed
-NEEDS_HUMAN = "needs.human"  # a page needs a person (captcha, code, login) or agents are stuck
-NEEDS_CLEARED = "needs.cleared"
+# Every event kind, declared once: its payload (a TypedDict below, for type checkers) and
+# the facts its consumers route by. The kind strings are in recordings and on the control
+# socket: a contract, never renamed. Views ignore kinds they do not know.
+COMMANDS, TABS, PAGE, AGENT, CONTROL, SESSION = (
+    "command", "tab", "page", "agent", "control", "session")
+
+
+class EventKind:
+    """What the cockpit knows about one kind of event (a plain class: thin clients import
+    this module, and dataclasses would cost them milliseconds at start-up).
+
+    group: who it is about: command, tab, page, agent, control (who has the browser), session.
+    payload: the name of its TypedDict below.
+    kept: the control server keeps it for viewers that attach later (commands and agents).
+    recorded: the recorder writes it to the recording besides the steps.
+    tabs, refs: the tab list, or the active tab's refs, may have changed (views fetch them
+        again; a remote session fetches its copy of the session's state).
+    says: a line for faces without a TUI (`serve` prints it on stderr), from the payload.
+    urgent: a person should look now (a bell).
+    """
+
+    __slots__ = ("group", "kept", "kind", "payload", "recorded", "refs", "says", "tabs",
+                 "urgent")
+
+    def __init__(self, kind: str, group: str, payload: str, *, kept: bool = False,
+                 recorded: bool = False, tabs: bool = False, refs: bool = False,
+                 says: str = "", urgent: bool = False) -> None:
+        self.kind, self.group, self.payload = kind, group, payload
+        self.kept, self.recorded, self.tabs, self.refs = kept, recorded, tabs, refs
+        self.says, self.urgent = says, urgent
+
+    @property
+    def changes_state(self) -> bool:
+        """A copy of the session's tabs and refs (a remote session's) is stale after it."""
+        return self.tabs or self.refs or self.kind == COMMAND_FINISHED
+
+    def line(self, data: dict[str, Any]) -> str:
+        """`says` filled in from the payload ("" when it says nothing or a key is missing)."""
+        try:
+            return self.says.format_map(data) if self.says else ""
+        except (KeyError, ValueError, TypeError):  # a payload from an older session
+            return f"{self.kind}: {data}"
+
+    def __repr__(self) -> str:
+        return f"EventKind({self.kind!r}, group={self.group!r})"
+
+
+KINDS: dict[str, EventKind] = {}
+UNKNOWN = EventKind("", "", "")  # a kind this version does not know: nobody routes it
+
+
+def declare(kind: EventKind) -> str:
+    KINDS[kind.kind] = kind
+    return kind.kind
+
+
+def kind_of(kind: str) -> EventKind:
+    """The declaration of a kind (UNKNOWN for one from another version of the cockpit)."""
+    return KINDS.get(kind, UNKNOWN)
+
+
+_K = EventKind
+COMMAND_QUEUED = declare(_K("command.queued", COMMANDS, "CommandData", kept=True))
+COMMAND_STARTED = declare(_K("command.started", COMMANDS, "CommandData", kept=True))
+COMMAND_FINISHED = declare(_K("command.finished", COMMANDS, "CommandFinished", kept=True))
+TAB_OPENED = declare(_K("tab.opened", TABS, "TabInfo", recorded=True, tabs=True))
+TAB_CLOSED = declare(_K("tab.closed", TABS, "TabClosed", recorded=True, tabs=True, refs=True))
+# the active tab is another one
+TAB_CHANGED = declare(_K("tab.changed", TABS, "TabInfo", tabs=True, refs=True))
+# title, URL or loading state of a tab changed (a remote session's: no payload)
+TAB_UPDATED = declare(_K("tab.updated", TABS, "TabInfo", tabs=True))
+NAVIGATION = declare(_K("navigation", TABS, "Navigation", tabs=True))
+CONSOLE = declare(_K("console", PAGE, "Console"))
+PAGE_ERROR = declare(_K("page.error", PAGE, "PageError"))
+DIALOG_OPENED = declare(_K("dialog.opened", PAGE, "DialogOpened"))
+DIALOG_CLOSED = declare(_K("dialog.closed", PAGE, "DialogClosed"))
+FILE_CHOOSER = declare(_K("filechooser", PAGE, "FileChooser"))
+DOWNLOAD = declare(_K("download", PAGE, "Download"))
+SNAPSHOT = declare(_K("snapshot", PAGE, "SnapshotTaken", refs=True))
+SESSION_CLOSED = declare(_K("session.closed", SESSION, "SessionClosed"))
+# a recording write failed: the recording stops growing, the session goes on
+RECORDING_FAILED = declare(_K("recording.failed", SESSION, "RecordingFailed",
+                              says="recording to {path} failed: {error}"))
+# agents' commands wait (paused, or a human has control)
+AGENTS_HELD = declare(_K("agents.held", AGENT, "AgentsHeld", kept=True))
+AGENTS_RELEASED = declare(_K("agents.released", AGENT, "NoData", kept=True))
+# the agent subprocess: running, waiting, paused, exited
+AGENT_STATE = declare(_K("agent.state", AGENT, "AgentState", kept=True, recorded=True))
+# lines it wrote on stdout or stderr
+AGENT_OUTPUT = declare(_K("agent.output", AGENT, "AgentOutput", kept=True, recorded=True))
+# a control-socket client was turned away
+CONTROL_REFUSED = declare(_K("control.refused", SESSION, "ControlRefused",
+                             says="control socket: refused a client: {reason}"))
+# the human has control (reason, mode: window, headed or terminal)
+HANDOFF = declare(_K("handoff", CONTROL, "Handoff", recorded=True,
+                     says="the human has control ({reason}, {mode})"))
+# control is back with the agents; what the human changed
+RESUMED = declare(_K("resumed", CONTROL, "Resumed", recorded=True,
+                     says="resumed after {seconds:g} s: agents carry on"))
+# a page needs a person (captcha, code, login) or agents are stuck
+NEEDS_HUMAN = declare(_K("needs.human", CONTROL, "NeedsHuman", recorded=True, urgent=True,
+                         says="needs a human: {need} ({detail}) at {url}"))
+NEEDS_CLEARED = declare(_K("needs.cleared", CONTROL, "NeedsCleared", recorded=True))
+del _K
+
+if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin clients ~2 ms
+    from typing import NotRequired, TypedDict
+
+    class NoData(TypedDict):
+        pass
+
+    class CommandData(TypedDict):
+        id: int
+        command: str
+        source: str  # human, agent, replay, cockpit
+
+    class CommandFinished(CommandData):  # and the Result's JSON form
+        exit_code: int
+        ok: bool
+        output: str
+        error: str | None
+        ms: float
+        data: dict[str, Any]  # "diff": a snapshot diff's JSON form, when the page changed
+
+    class TabInfo(TypedDict, total=False):
+        index: int
+        id: int
+        tab: int  # the id again, in a tab's own tab.updated
+        title: str
+        url: str
+        loading: bool
+        active: bool
+        dialog: dict[str, Any] | None
+
+    class TabClosed(TypedDict):
+        tab: int
+        index: int
+
+    class Navigation(TypedDict):
+        tab: int
+        url: str
+
+    class Console(TypedDict):
+        tab: int
+        level: str
+        text: str
+
+    class PageError(TypedDict):
+        tab: int | None
+        text: str
+
+    class DialogOpened(TypedDict):
+        tab: int
+        type: str
+        message: str
+        default: str
+        answer: str | None
+        time: float
+
+    class DialogClosed(TypedDict):
+        tab: int
+        type: str
+        answer: str
+
+    class FileChooser(TypedDict):
+        tab: int
+        multiple: bool
+
+    class Download(TypedDict):
+        tab: int
+        url: str
+        path: str | None
+        ok: bool
+        error: NotRequired[str]
+
+    class SnapshotTaken(TypedDict, total=False):  # a remote session's: no payload
+        tab: int
+        url: str
+        refs: int
+
+    class SessionClosed(TypedDict):
+        session: str
+
+    class RecordingFailed(TypedDict):
+        path: str
+        error: str
+
+    class AgentsHeld(TypedDict):
+        reason: str
+
+    class AgentState(TypedDict):
+        state: str  # running, waiting, paused, exited
+        detail: str
+        command: str
+        exit_code: int | None
+        waiting_for: str | None
+        pid: int | None
+
+    class AgentOutput(TypedDict):
+        stream: str  # stdout or stderr
+        lines: list[str]
+        dropped: int  # lines before these that were not kept
+
+    class ControlRefused(TypedDict):
+        reason: str
+
+    class Handoff(TypedDict):
+        reason: str
+        mode: str  # window, headed or terminal
+        tabs: int
+        active: int
+
+    class Resumed(TypedDict):
+        reason: str
+        seconds: float
+        tabs_before: list[str]
+        tabs_after: list[str]
+        new_cookies: list[str]
+        human_commands: int
+        diff: NotRequired[dict[str, Any]]
+
+    class NeedsHuman(TypedDict):
+        need: str
+        detail: str
+        url: str
+        tab: NotRequired[int]
+
+    class NeedsCleared(TypedDict):
+        need: str
+        url: str
 
 
 class Event:

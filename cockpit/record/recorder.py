@@ -17,9 +17,6 @@ from .mask import Masker
 
 FORMAT = "cockpit-recording"
 VERSION = 1
-# Events worth keeping besides the steps: who had control, and what the agent said.
-KEPT_EVENTS = {ev.HANDOFF, ev.RESUMED, ev.NEEDS_HUMAN, ev.NEEDS_CLEARED, ev.AGENT_OUTPUT,
-               ev.AGENT_STATE, ev.TAB_OPENED, ev.TAB_CLOSED}
 PASSWORDISH = re.compile(r"(?i)pass(word|phrase|code)|\bpin\b")
 MAX_OUTPUT = 20_000  # characters of a step's text kept; the data keeps the structure
 
@@ -83,7 +80,7 @@ class Recorder:
                 self._targets[event.data["id"]] = self._refs_of(event.data["command"])
             elif event.kind == ev.COMMAND_FINISHED:
                 self._step(event)
-            elif event.kind in KEPT_EVENTS:
+            elif ev.kind_of(event.kind).recorded:  # declared in core/events.py
                 self._write({"type": "event", "time": event.time, "kind": event.kind,
                              "data": _small(event.data)})
         except Exception as exc:  # a recording problem must never stop the session

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..core.diff import diff_line
 from ..core.parser import command_of, split_words
 from ..core.secrets import USE
 from ..core.targets import as_ref
@@ -173,5 +174,4 @@ def _shape(diff: dict[str, Any]) -> Counter:
 
 def _say(change: tuple[str, str, str]) -> str:
     kind, role, name = change
-    return f"{ {'added': '+', 'removed': '-', 'changed': '~'}[kind]}{role}" + \
-        (f" \"{name}\"" if name else "")
+    return diff_line({"kind": kind, "role": role, "name": name}, ref=False)[1]

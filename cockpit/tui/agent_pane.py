@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.widgets import RichLog
 
 from ..control.agent_process import describe
+from .messages import AgentOutput
 from .safe import clean, literal
 
 MAX_LINES = 5000
@@ -27,6 +28,9 @@ class AgentPane(RichLog):
     def on_mount(self) -> None:
         self.border_title = "Agent"
         self.write(Text("no agent: start one with cockpit --agent CMD"))
+
+    def on_agent_output(self, message: AgentOutput) -> None:
+        self.add_lines(message.lines)
 
     def add_lines(self, lines: list[tuple[str, bool]]) -> None:
         """(text, from stderr) pairs, in the order they came; one call a batch."""

@@ -21,6 +21,8 @@ from .config import apply_config, key_label
 from .command_log import CommandLog, describe_entry
 from .diff_pane import DiffPane
 from .history import History
+from .messages import (AgentChanged, CommandsRan, ControlChanged, SessionNotice, route,
+                       translate)
 from .palette import CockpitCommands
 from .picture import PicturePane
 from .prompt import Hint, Prompt
@@ -30,8 +32,6 @@ from .status_bar import StatusBar
 from .tabs_pane import TabsPane
 from .theme_watch import ThemeReloader
 from .themes import APP_VARIABLES, DEFAULT_THEME, load_themes
-
-TAB_EVENTS = {ev.TAB_OPENED, ev.TAB_CLOSED, ev.TAB_CHANGED, ev.TAB_UPDATED, ev.NAVIGATION}
 
 
 class CockpitApp(App):
@@ -65,10 +65,10 @@ class CockpitApp(App):
         self.pictures = pictures
         self.owns_session = owns_session
         self.history = History(history_path)
-        self.busy = 0
         self._batcher = EventBatcher(self.post_message)
         self._unsubscribe = None
         self._picture_due = False
+        self._routes: list | None = None  # who handles the engine's messages
         self.picture_labels = False
         self.human_has_control = False
         self._agent_state: dict = {}
@@ -157,72 +157,49 @@ class CockpitApp(App):
             self.deliver(message.events)
 
     def deliver(self, batch: list[Event]) -> None:
-        log = self.query_one(CommandLog)
-        tabs_changed = refs_changed = False
-        agent_lines: list[tuple[str, bool]] = []
-        following = log.at_end
+        """The batch as typed messages (tui/messages.py), each handed at once to the panes
+        that handle it and to the app, in one batch_update: one repaint a batch."""
+        if self._routes is None:  # the panes live as long as the app: looked up once
+            self._routes = [self.query_one(t) for t in (CommandLog, DiffPane, StatusBar,
+                                                        TabsPane, RefsPane, AgentPane)]
+            self._routes.append(self)
         with self.batch_update():
-            for event in batch:
-                kind = event.kind
-                if kind.startswith("command."):
-                    log.handle(event)
-                    self._track_command(event)
-                elif kind in TAB_EVENTS:
-                    tabs_changed = True
-                    refs_changed |= kind in (ev.TAB_CHANGED, ev.TAB_CLOSED)
-                elif kind == ev.SNAPSHOT:
-                    refs_changed = True
-                elif kind == ev.AGENT_OUTPUT:
-                    stderr = event.data["stream"] == "stderr"
-                    if event.data.get("dropped"):  # a flood: only its last lines came
-                        agent_lines.append((f"… {event.data['dropped']} lines not shown",
-                                            True))
-                    agent_lines += [(line, stderr) for line in event.data["lines"]]
-                elif kind.startswith(("agent", "control.", "session.")):
-                    self._track_agent(event)
-                elif kind in (ev.HANDOFF, ev.RESUMED, ev.NEEDS_HUMAN, ev.NEEDS_CLEARED):
-                    self._track_control(event)
-            if tabs_changed:
-                self.refresh_tabs()
-            if refs_changed:
-                self.query_one(RefsPane).show(self.session.refs_info())
-            log.end_batch(following)
-            self.query_one(StatusBar).set(busy=self.busy)
-            if agent_lines:
-                self.query_one(AgentPane).add_lines(agent_lines)
+            for message in translate(batch, self.session):
+                route(message, self._routes)
         if self._picture_due:
             self._picture_due = False
             self.refresh_picture()
 
-    def _track_command(self, event: Event) -> None:
-        if event.kind == ev.COMMAND_QUEUED:
-            self.busy += 1
-        elif event.kind == ev.COMMAND_FINISHED:
-            self.busy = max(0, self.busy - 1)
-            data = event.data
-            if not data["ok"]:
-                self.query_one(StatusBar).set(last_error=data["error"] or "")
-            diff = (data.get("data") or {}).get("diff")
-            if diff is not None:
-                self.query_one(DiffPane).add(data["command"], diff)
-                self._picture_due = True
+    def on_commands_ran(self, message: CommandsRan) -> None:
+        """A step that changed the page: its picture is due (the panes show the rest)."""
+        self._picture_due |= any(e.kind == ev.COMMAND_FINISHED and
+                                 (e.data.get("data") or {}).get("diff") is not None
+                                 for e in message.events)
 
-    def _track_agent(self, event: Event) -> None:
-        data = event.data
-        if event.kind == ev.AGENT_STATE:
+    def on_agent_changed(self, message: AgentChanged) -> None:
+        data = message.data
+        if message.kind == ev.AGENT_STATE:
             self._agent_state = data
             self._show_agent()
-        elif event.kind == ev.AGENTS_HELD and not self.human_has_control:
+        elif message.kind == ev.AGENTS_HELD and not self.human_has_control:
             self.query_one(StatusBar).set(control=f"agents wait: {data['reason']}")
-        elif event.kind == ev.AGENTS_RELEASED:
+        elif message.kind == ev.AGENTS_RELEASED:
             self.query_one(StatusBar).set(control=self._in_control())
-        elif event.kind == ev.SESSION_CLOSED:
+
+    def on_session_notice(self, message: SessionNotice) -> None:
+        data = message.data
+        if message.kind == ev.SESSION_CLOSED:
             self.query_one(StatusBar).set(last_error="the session has ended")
             self.notify("the session has ended: commands cannot run any more",
                         title="Session", severity="error", timeout=30, markup=False)
-        elif event.kind == ev.CONTROL_REFUSED:
+        elif message.kind == ev.CONTROL_REFUSED:
             self.notify(f"a client of the control socket was refused: {data['reason']}",
                         title="Control socket", severity="warning", markup=False)
+        else:  # recording.failed, and kinds declared later: said, never lost
+            line = ev.kind_of(message.kind).line(data) or message.kind
+            if message.kind == ev.RECORDING_FAILED:
+                self.query_one(StatusBar).set(recording="FAILED", last_error=line)
+            self.notify(line, title="Session", severity="error", timeout=30, markup=False)
 
     def _in_control(self) -> str:
         return "agent" if self._agent_state.get("state") not in (None, "exited") else "human"
@@ -237,11 +214,11 @@ class CockpitApp(App):
         self.query_one(StatusBar).set(agent=line)
         self.query_one(AgentPane).show_state(state, line)
 
-    def _track_control(self, event: Event) -> None:
+    def on_control_changed(self, message: ControlChanged) -> None:
         """Handoff, resume, and pages that need a person: said loudly, once."""
-        data, status = event.data, self.query_one(StatusBar)
+        data, status = message.data, self.query_one(StatusBar)
         key = key_label(self, "handoff")
-        if event.kind == ev.HANDOFF:
+        if message.kind == ev.HANDOFF:
             self.human_has_control = True
             status.set(control=f"HUMAN ({data['reason']}; {key} resumes)", need="",
                        mode="headed" if data["mode"] != "terminal" else "headless")
@@ -249,20 +226,20 @@ class CockpitApp(App):
                      "terminal": "here, with typed commands"}.get(data["mode"], "")
             self.notify(f"you have control {where}; {key} or `resume` gives it back",
                         title="Handoff", timeout=10, markup=False)
-        elif event.kind == ev.RESUMED:
+        elif message.kind == ev.RESUMED:
             self.human_has_control = False
             status.set(control=self._in_control(),
                        mode="headed" if self.session.status()["headed"] else "headless")
             self.notify(f"control is back with the agents after {data['seconds']:g} s",
                         title="Resumed", markup=False)
             self._picture_due = True
-        elif event.kind == ev.NEEDS_HUMAN and not self.human_has_control:
+        elif message.kind == ev.NEEDS_HUMAN and not self.human_has_control:
             status.set(need=f"{data['need']} ({data['detail']})")
             self.bell()
             self.notify(f"{data['detail']} at {data.get('url', '')}: {key} hands you the "
                         "browser", title="Needs a human", severity="warning", timeout=20,
                         markup=False)
-        elif event.kind == ev.NEEDS_CLEARED:
+        elif message.kind == ev.NEEDS_CLEARED:
             status.set(need="")
         self._show_agent()
 

@@ -20,6 +20,7 @@ from textual.strip import Strip
 
 from ..core import events as ev
 from ..core.events import Event
+from .messages import CommandsRan
 from .safe import clean
 
 MAX_ROWS = 10_000  # older rows leave the view; the recorder keeps everything
@@ -96,6 +97,12 @@ class CommandLog(ScrollView, can_focus=True):
         return len(self.rows)
 
     # --- engine events ----------------------------------------------------------------------
+    def on_commands_ran(self, message: CommandsRan) -> None:
+        following = self.at_end
+        for event in message.events:
+            self.handle(event)
+        self.end_batch(following)
+
     def handle(self, event: Event) -> None:
         data = event.data
         if event.kind == ev.COMMAND_QUEUED:

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from ..core.diff import show_value
+from ..core import events as ev
+from ..core.diff import diff_line
+from .messages import CommandsRan
 from .safe import clean
 
 MAX_STEPS = 500
@@ -32,11 +34,24 @@ class DiffPane(Static):
         self.border_title = "Diff"
         self.refresh_view()
 
-    def add(self, command: str, diff: dict) -> None:
+    def on_commands_ran(self, message: CommandsRan) -> None:
+        """The diffs of the commands that finished, the newest shown."""
+        added = False
+        for event in message.events:
+            diff = (event.data.get("data") or {}).get("diff") \
+                if event.kind == ev.COMMAND_FINISHED else None
+            if diff is not None:
+                self.add(event.data["command"], diff, show=False)
+                added = True
+        if added:
+            self.refresh_view()
+
+    def add(self, command: str, diff: dict, *, show: bool = True) -> None:
         self.steps.append(Step(command, diff))
         del self.steps[:-MAX_STEPS]
         self.index = -1
-        self.refresh_view()
+        if show:
+            self.refresh_view()
 
     def step(self, delta: int) -> None:
         if not self.steps:
@@ -58,20 +73,9 @@ class DiffPane(Static):
         text.append(f"step {position + 1}/{len(self.steps)}  ", style=style("diff--dim"))
         text.append(clean(step.command), style=style("diff--title"))
         text.append(f"\n{clean(step.diff.get('summary', ''))}\n", style=style("diff--title"))
-        marks = {"added": ("+", "diff--added"), "removed": ("-", "diff--removed"),
-                 "changed": ("~", "diff--changed")}
         if step.diff.get("new_page"):
             text.append("(a new page: every element is new)\n", style=style("diff--dim"))
         for change in step.diff.get("changes", [])[:300]:
-            mark, name = marks.get(change["kind"], ("?", "diff--dim"))
-            line = f"{mark} @{change['ref']} {change['role']}"
-            if change.get("name"):
-                line += f' "{change["name"]}"'
-            if change.get("text") and change["kind"] == "added":
-                line += f": {change['text'][:80]}"
-            if change.get("fields"):
-                line += " (" + "; ".join(f"{k}: {show_value(v['old'])} -> "
-                                         f"{show_value(v['new'])}"
-                                         for k, v in change["fields"].items()) + ")"
-            text.append(clean(line) + "\n", style=style(name))
+            kind, line = diff_line(change)
+            text.append(clean(line) + "\n", style=style(f"diff--{kind or 'dim'}"))
         self.update(text)

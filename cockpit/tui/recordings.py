@@ -13,21 +13,20 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from ..core.diff import diff_line
 from ..record.reader import UnreadableRecording, read
 from ..record.recorder import recordings_dir
 from ..record.replay import Replayer
 from .safe import clean
 
-MARKS = {"added": "+", "removed": "-", "changed": "~"}
 
 
 def diff_lines(diff: dict | None, limit: int = 40) -> str:
+    """Without refs: the recorded and the replayed side may number them differently."""
     if not diff:
         return "(no diff: this step does not change the page)"
     lines = [diff.get("summary", "")]
-    for change in diff.get("changes", [])[:limit]:
-        name = f' "{change["name"]}"' if change.get("name") else ""
-        lines.append(f"{MARKS.get(change['kind'], '?')} {change['role']}{name}")
+    lines += [diff_line(change, ref=False)[1] for change in diff.get("changes", [])[:limit]]
     more = len(diff.get("changes", [])) - limit
     return "\n".join(lines + ([f"… {more} more"] if more > 0 else []))
 

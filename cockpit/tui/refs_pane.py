@@ -9,6 +9,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Input
 
 from ..core.snapshot import INTERACTIVE_ROLES
+from .messages import RefsChanged
 from .safe import literal
 from .tables import FittedTable
 
@@ -35,6 +36,9 @@ class RefsPane(Vertical):
         table.add_column("ref", key="ref", width=6)
         table.add_column("role", key="role", width=10)
         table.add_column("name", key="name", width=20)
+
+    def on_refs_changed(self, message: RefsChanged) -> None:
+        self.show(message.refs)
 
     def show(self, refs: list[tuple[str, str, str, str]]) -> None:
         """Show the refs worth acting on: interactive elements first, then other named or

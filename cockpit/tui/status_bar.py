@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widget import Widget
 
+from ..core import events as ev
+from .messages import CommandsRan
 from .safe import clean
 
 
@@ -35,6 +37,18 @@ class StatusBar(Widget):
     def set(self, **changes) -> None:
         for key, value in changes.items():
             setattr(self.status, key, value)
+        self.refresh()
+
+    def on_commands_ran(self, message: CommandsRan) -> None:
+        """Commands queued or running, and the last one that failed."""
+        status = self.status
+        for event in message.events:
+            if event.kind == ev.COMMAND_QUEUED:
+                status.busy += 1
+            elif event.kind == ev.COMMAND_FINISHED:
+                status.busy = max(0, status.busy - 1)
+                if not event.data["ok"]:
+                    status.last_error = event.data["error"] or ""
         self.refresh()
 
     def render(self) -> Text:

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
+from .messages import TabsChanged
 from .safe import literal
 from .tables import FittedTable
 
@@ -27,6 +28,9 @@ class TabsPane(FittedTable):
         self.add_column("#", key="index", width=2)
         self.add_column("tab", key="tab", width=20)
         super().on_mount()
+
+    def on_tabs_changed(self, message: TabsChanged) -> None:
+        self.show(message.tabs)
 
     def show(self, tabs: list[dict]) -> None:
         """Bring the rows in line with `tabs` (dicts of Tab.info()), by tab id."""
