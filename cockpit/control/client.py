@@ -49,10 +49,11 @@ class CommandFailed(CockpitError):
 
 
 def _result(reply: dict[str, Any]) -> Result:
-    return Result(reply.get("command", ""), bool(reply.get("ok")), reply.get("output", ""),
-                  reply.get("error"), reply.get("ms", 0.0), reply.get("data") or {},
-                  reply.get("exit_code", 0 if reply.get("ok") else 1),
-                  reply.get("source", "agent"))
+    return Result(reply.get("command", ""), bool(reply.get("ok")),
+                  output=reply.get("output", ""), error=reply.get("error"),
+                  ms=reply.get("ms", 0.0), data=reply.get("data") or {},
+                  exit_code=reply.get("exit_code", 0 if reply.get("ok") else 1),
+                  source=reply.get("source", "agent"))
 
 
 def _event(message: dict[str, Any]) -> Event:

@@ -38,7 +38,7 @@ async def execute_line(session: Session, line: str, source: str) -> Result:
                     session.registry)
         outcome = await _run(session, inv, source)
         # the line as given: `$NAME` stays a name, the secret's value never shows
-        return Result(line.strip(), True, outcome.output, None, 0.0, outcome.data,
+        return Result(line.strip(), True, output=outcome.output, data=outcome.data,
                       source=source)
     except Exception as exc:
         return _failure(line, exc, source)
@@ -48,7 +48,7 @@ async def execute(session: Session, inv: Invocation, source: str) -> Result:
     """Run an already parsed invocation (as `chain` does for each of its lines)."""
     try:
         outcome = await _run(session, inv, source)
-        return Result(inv.line, True, outcome.output, None, 0.0, outcome.data, source=source)
+        return Result(inv.line, True, output=outcome.output, data=outcome.data, source=source)
     except Exception as exc:
         return _failure(inv.line, exc, source)
 
@@ -59,7 +59,8 @@ def _failure(line: str, exc: Exception, source: str) -> Result:
     elif not isinstance(exc, CommandError):  # a bug of ours must not end the session
         exc = CommandError(f"internal error in `{line}`: {type(exc).__name__}: {exc} "
                            "(the session goes on; please report this)")
-    return Result(line, False, "", exc.message, 0.0, exc.data, exc.exit_code, source)
+    return Result(line, False, error=exc.message, data=exc.data, exit_code=exc.exit_code,
+                  source=source)
 
 
 async def _run(session: Session, inv: Invocation, source: str) -> Outcome:

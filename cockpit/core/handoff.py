@@ -243,10 +243,10 @@ class Handoff:
         if not any(as_ref(word) for word in line.split()[1:]):
             return None
         note, self.note = self.note, None
-        return Result(line, False, note["text"], "the browser was handed to a human and back "
-                      "while this command waited, so its refs are void: read what changed "
-                      "(in the output) and use the new refs", {"handoff": note},
-                      exit_code=1, source=source)
+        return Result(line, False, output=note["text"],
+                      error="the browser was handed to a human and back while this command "
+                      "waited, so its refs are void: read what changed (in the output) and "
+                      "use the new refs", data={"handoff": note}, exit_code=1, source=source)
 
     def after_command(self, result: Result, source: str) -> None:
         if self.active and source == "human" and not result.command.startswith("handoff"):
