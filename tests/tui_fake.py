@@ -9,6 +9,7 @@ every run (with TZ=UTC: the log shows local times).
 from __future__ import annotations
 
 import itertools
+import logging
 import shlex
 from typing import Any
 
@@ -80,8 +81,9 @@ class FakeBus(EventBus):
         for listener in list(self._listeners):
             try:
                 listener(event)
-            except Exception:
+            except Exception:  # as the real bus: counted and logged
                 self.listener_errors += 1
+                logging.getLogger("cockpit.tests").exception("a listener failed")
         return event
 
 

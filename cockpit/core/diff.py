@@ -33,7 +33,8 @@ class Change:
             return f"+ {label}" + (f": {words}" if words and words != self.name else "")
         if self.kind == "removed":
             return f"- {label}"
-        what = "; ".join(f"{k}: {show_value(a)} -> {show_value(b)}" for k, (a, b) in self.fields.items())
+        what = "; ".join(f"{k}: {show_value(a)} -> {show_value(b)}"
+                         for k, (a, b) in self.fields.items())
         return f"~ {label} ({what})"
 
     def to_json(self) -> dict[str, Any]:

@@ -12,6 +12,8 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
+from playwright.async_api import Error as PlaywrightError
+
 GRACE_S = 0.1  # for handlers to start their requests, navigation or a new tab
 QUIET_S = 0.5  # the network caused by the action must stay quiet this long
 LOAD_CAP_S = 10.0  # the most we wait for a navigation's load or the action's requests
@@ -53,7 +55,7 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
     if watch.navigated:
         try:
             await page.wait_for_load_state("load", timeout=cap * 1000)
-        except Exception:
+        except PlaywrightError:  # a timeout, or the page closed: the note says so
             note = f"the page was still loading after {cap:.0f} s"
     while time.monotonic() < deadline:
         if watch.count == 0:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import commands  # noqa: F401  (the registry parse() reads)
+from ..core.errors import CommandError
 from ..core.parser import parse
 from ..core.secrets import USE
 from ..core.targets import as_ref
@@ -116,7 +117,7 @@ def _step(step: dict[str, Any], origin: str) -> list[str]:
         return []
     try:
         inv = parse(step["command"])
-    except Exception:
+    except CommandError:  # a command this version does not know, or malformed quotes
         return [f"# not exported (cannot be read): {_comment(step['command'])}"]
     name, p = inv.spec.name, inv.params
     if name in READ_ONLY or name in ("handoff", "resume"):

@@ -9,6 +9,7 @@ import shlex
 from typing import Any
 
 from ..core import commands  # noqa: F401  (the registry parse() reads)
+from ..core.errors import CommandError
 from ..core.parser import parse
 
 MASK = "••••••"
@@ -52,15 +53,15 @@ class Masker:
                 self.learn_from(step["command"], step.get("data") or {})
         try:
             inv = parse(command)
-        except Exception:
+        except CommandError:  # it did not run, so it put nothing on the page
             return
         name, params = inv.spec.name, inv.params
         typed = params.get("text") if name in ("fill", "type") else None
-        if data.get("secret") and isinstance(typed, str) and not typed.startswith("$"):
-            # typed into a password field: recorded as a name replay asks for (--secret)
-            if typed not in self._values:
-                count = sum(1 for v in set(self._values.values()) if v.startswith("$PASSWORD"))
-                self.add(typed, f"$PASSWORD{count + 1 if count else ''}")
+        # typed into a password field: recorded as a name replay asks for (--secret)
+        if (data.get("secret") and isinstance(typed, str) and not typed.startswith("$")
+                and typed not in self._values):
+            count = sum(1 for v in set(self._values.values()) if v.startswith("$PASSWORD"))
+            self.add(typed, f"$PASSWORD{count + 1 if count else ''}")
         if name in ("cookies", "storage") and params.get("action") == "set":
             self.add(params.get("value") or "", least=1)
         for cookie in data.get("cookies") or []:
