@@ -270,7 +270,6 @@ class AsyncCockpit(_Commands):
         self._ids = 0
         self._waiting: dict[int, Any] = {}  # request id -> asyncio.Future
         self._events: asyncio.Queue[Event | None] | None = None  # while events() runs
-        self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._pump: asyncio.Task[None] | None = None
 
@@ -297,7 +296,7 @@ class AsyncCockpit(_Commands):
                 raise Unreachable(f"session {self.session!r} did not answer at "
                                   f"{self.info.socket}: {exc or 'timed out'}") from None
             raise
-        self._reader, self._writer = reader, writer
+        self._writer = writer
         self._pump = asyncio.create_task(self._read_answers(reader))
         return self
 
