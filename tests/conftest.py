@@ -16,8 +16,8 @@ import pytest
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-test-state-"))
 os.environ.setdefault("COCKPIT_RECORDINGS_DIR", tempfile.mkdtemp(prefix="cockpit-test-rec-"))
 
-from cockpit.core import Session  # noqa: E402
-from cockpit.demo.server import DemoSite  # noqa: E402
+from cockpit.core import Session
+from cockpit.demo.server import DemoSite
 
 
 @pytest.fixture(scope="session")

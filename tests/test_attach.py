@@ -66,7 +66,8 @@ async def test_two_viewers_see_the_session_live_and_can_drive_it(live, s, site):
                 await until(p, lambda a=a: (f"fill @{email} typed@viewer.one", "human", "ok")
                             in commands(a))
                 await until(p, lambda a=a: a.query_one(DiffPane).steps
-                            and a.query_one(DiffPane).steps[-1].command.startswith(f"fill @{email}"))
+                            and a.query_one(DiffPane).steps[-1].command.startswith(
+                                f"fill @{email}"))
             assert s.active.snapshot.refs[email].value == "typed@viewer.one"  # really ran
     finally:
         await first.close()

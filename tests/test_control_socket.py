@@ -384,19 +384,19 @@ async def test_hostile_input_gets_an_error_and_the_session_serves_on(live, s, mo
     replies = await raw(live, b'{"id": 1, "command": "title"}\n', token="\u00e9" * 32)
     assert len(replies) == 1 and "wrong token" in replies[0]["error"]
     deep = b"[" * 100_000 + b"]" * 100_000 + b"\n"
-    hello, nested, answer = await raw(live, deep, b'{"id": 2, "command": "title"}\n')
+    _, nested, answer = await raw(live, deep, b'{"id": 2, "command": "title"}\n')
     assert "nested too deeply" in nested["error"] and answer["id"] == 2 and answer["ok"]
 
     async def broken(labels: bool = False):
         raise RuntimeError("the tab went away")
     monkeypatch.setattr(s, "picture", broken)
-    hello, answer, after = await raw(live, b'{"id": 3, "op": "picture"}\n',
+    _, answer, after = await raw(live, b'{"id": 3, "op": "picture"}\n',
                                      b'{"id": 4, "command": "js 1"}\n')
     assert answer["id"] == 3 and not answer["ok"]
     assert "picture failed in the session: RuntimeError: the tab went away" in answer["error"]
     assert after["id"] == 4 and after["output"] == "1"
     lone = json.dumps({"id": 5, "command": "js '\"\\ud800\"'"}).encode() + b"\n"
-    hello, answer = await raw(live, lone)  # a JS string no UTF-8 can hold
+    _, answer = await raw(live, lone)  # a JS string no UTF-8 can hold
     assert answer["id"] == 5 and answer["ok"], answer
 
 

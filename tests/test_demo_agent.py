@@ -57,7 +57,7 @@ async def stopped(proc) -> int:
     if proc.returncode is None:
         try:
             return await asyncio.wait_for(proc.wait(), 30)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             proc.kill()
             await proc.wait()
             raise

@@ -63,7 +63,7 @@ def sign_in(site: DemoSite) -> Browser:
     assert (status, path) == (200, "/mfa")
     status, path, _ = browser.post("/mfa", code=site.mfa_code)
     assert (status, path) == (200, "/challenge")
-    status, path, body = browser.post("/challenge", answer=site.captcha_answer.lower())
+    status, path, _ = browser.post("/challenge", answer=site.captcha_answer.lower())
     assert (status, path) == (200, "/inbox")
     return browser
 
@@ -75,7 +75,7 @@ def test_defaults_and_url() -> None:
     assert re.fullmatch(r"[A-Z2-9]{5}", site.captcha_answer)
     assert not set(site.captcha_answer) & set("01OIL")
     with pytest.raises(RuntimeError):
-        site.url
+        _ = site.url
     url = site.start()
     try:
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+", url) and site.url == url
@@ -93,7 +93,7 @@ def test_home_links(site: DemoSite) -> None:
 
 def test_full_sign_in_flow(site: DemoSite) -> None:
     browser = Browser(site.url)
-    status, _, body = browser.get("/login")
+    _, _, body = browser.get("/login")
     assert 'type="email"' in body and 'type="password"' in body and "cockpit-demo" in body
     _, path, body = browser.post("/login", email="jane@example.com", password="cockpit-demo")
     assert path == "/mfa"
@@ -117,7 +117,7 @@ def test_full_sign_in_flow(site: DemoSite) -> None:
     assert 'aria-label="Archive: Lunch on Friday?"' in body
     assert '<a href="/report" target="_blank">Open report</a>' in body
 
-    status, path, _ = browser.post("/logout")
+    _, path, _ = browser.post("/logout")
     assert path == "/"
     assert browser.get("/inbox")[1] == "/login"
 

@@ -4,6 +4,7 @@ with tabs, cookies, storage and scroll kept, and agents waiting meanwhile."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -139,6 +140,27 @@ async def test_first_agent_command_with_old_refs_is_refused(fresh, site, display
     assert not result.ok and result.exit_code == 1
     assert "refs are void" in result.error and "Snapshot of tab 1 now" in result.output
 
+
+
+async def test_a_refused_stale_command_carries_the_handoff_note(fresh, site, monkeypatch):
+    """The refusal keeps what changed in `data["handoff"]`, as the plain reply does: an agent
+    reading `--json` or the socket gets the note and the fresh refs, not just an error."""
+    s = fresh
+    monkeypatch.delenv("DISPLAY", raising=False)  # a terminal handoff: no window needed
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    await ok(s, f"goto {site.url}/login")
+    await ok(s, "snapshot -i")
+    await ok(s, "handoff check the form")
+    waiting = asyncio.ensure_future(s.run("click @e3", source="agent"))
+    await asyncio.sleep(0.2)
+    await ok(s, "resume")
+    result = await asyncio.wait_for(waiting, 30)
+    assert not result.ok and "refs are void" in result.error
+    note = result.data["handoff"]
+    assert note["reason"] == "check the form" and "textbox" in note["snapshot"]
+    reply = json.loads(json.dumps(result.to_json()))  # what `--json` and the socket send
+    assert reply["data"]["handoff"]["reason"] == "check the form"
+    assert isinstance(reply["ms"], float)
 
 async def test_closing_the_window_resumes(fresh, site, display):
     s = fresh

@@ -55,7 +55,8 @@ async def test_js_exception_is_one_line_and_the_session_goes_on(s, site, code, s
 async def test_eval_file(s, site, tmp_path):
     await playground(s, site)
     script = tmp_path / "collect.js"
-    script.write_text("const names = [...document.querySelectorAll('h2')].map(h => h.textContent);\n"
+    script.write_text("const names = [...document.querySelectorAll('h2')]"
+                      ".map(h => h.textContent);\n"
                       "return {count: names.length, first: names[0]};\n")
     result = await ok(s, f"eval {script}")
     assert result.data["value"] == {"count": 12, "first": "Frame"}
@@ -141,7 +142,8 @@ async def test_network_lists_filters_and_failures(s, site):
         assert f"{site.url}{path}" in urls, urls
     assert "GET 200" in result.output and "document" in result.output
     result = await ok(s, "network --filter playground")
-    assert result.data["requests"] and all("playground" in r["url"] for r in result.data["requests"])
+    requests = result.data["requests"]
+    assert requests and all("playground" in r["url"] for r in requests)
     assert (await ok(s, "network --failed")).output == "(no requests)"
     await ok(s, f"goto {site.url}/no-such-page")
     result = await ok(s, "network --failed")

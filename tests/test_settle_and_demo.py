@@ -55,7 +55,8 @@ async def test_download_is_saved_and_announced(s, site):
 
 def test_cockpit_demo_walks_the_site_with_a_human_at_the_challenge():
     env = {**os.environ, "COCKPIT_DEMO_CAPTCHA": "HX7KA"}
-    child = pexpect.spawn(sys.executable, ["-m", "cockpit", "demo", "--walk", "--session", "demo-test"],
+    child = pexpect.spawn(sys.executable,
+                          ["-m", "cockpit", "demo", "--walk", "--session", "demo-test"],
                           env=env, encoding="utf-8", timeout=90)
     try:
         child.expect("Type the characters you see: ")

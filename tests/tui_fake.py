@@ -9,6 +9,7 @@ every run (with TZ=UTC: the log shows local times).
 from __future__ import annotations
 
 import itertools
+import logging
 import shlex
 from typing import Any
 
@@ -80,8 +81,9 @@ class FakeBus(EventBus):
         for listener in list(self._listeners):
             try:
                 listener(event)
-            except Exception:
+            except Exception:  # as the real bus: counted and logged
                 self.listener_errors += 1
+                logging.getLogger("cockpit.tests").exception("a listener failed")
         return event
 
 
@@ -140,26 +142,26 @@ class FakeSession:
             output = f"opened {url} - {TABS[0]['title']}\n{diff['summary']}"
             events = [(ev.NAVIGATION, {"tab": 1, "url": url}),
                       (ev.TAB_UPDATED, dict(TABS[0]))]
-            return Result(line, True, output, ms=812.0, data={"diff": diff},
+            return Result(line, True, output=output, ms=812.0, data={"diff": diff},
                           source=source), events
         if name == "snapshot":
             events = [(ev.SNAPSHOT, {"tab": 1, "url": TABS[0]["url"], "refs": len(REFS)})]
-            return Result(line, True, SNAPSHOT_I, ms=9.0, source=source), events
+            return Result(line, True, output=SNAPSHOT_I, ms=9.0, source=source), events
         if name == "click":
             target = words[1] if len(words) > 1 else "@e3"
             lines = [f'clicked {target} (checkbox "Remember me")', CLICK_DIFF["summary"],
                      '~ @e3 checkbox "Remember me" (checked: false -> true)',
                      '+ @e8 status: You stay signed in for 30 days']
-            return Result(line, True, "\n".join(lines), ms=244.0, data={"diff": CLICK_DIFF},
+            return Result(line, True, output="\n".join(lines), ms=244.0, data={"diff": CLICK_DIFF},
                           source=source), []
         if name == "fill":
             target = words[1] if len(words) > 1 else "@e4"
-            return Result(line, True, f"filled {target}", ms=31.0,
+            return Result(line, True, output=f"filled {target}", ms=31.0,
                           data={"diff": {"summary": "No change", "new_page": False,
                                          "url": None, "added": 0, "removed": 0,
                                          "changed": 0, "changes": []}},
                           source=source), []
-        return Result(line, True, f"(fake) {line}", ms=5.0, exit_code=EXIT_OK,
+        return Result(line, True, output=f"(fake) {line}", ms=5.0, exit_code=EXIT_OK,
                       source=source), []
 
     # --- what views ask -------------------------------------------------------------------

@@ -56,9 +56,9 @@ async def replay_main(args) -> int:
     diverged = [r.n for r in reports if r.status == "diverged"]
     if not args.json:
         skipped = sum(r.status == "skipped" for r in reports)
+        which = f" ({', '.join(map(str, diverged))})" if diverged else ""
         print(f"{len(reports)} steps: {len(reports) - len(diverged) - skipped} as recorded, "
-              f"{len(diverged)} diverged{' (' + ', '.join(map(str, diverged)) + ')' if diverged else ''}"
-              f", {skipped} skipped")
+              f"{len(diverged)} diverged{which}, {skipped} skipped")
     return EXIT_FAILED if diverged else EXIT_OK
 
 

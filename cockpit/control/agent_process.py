@@ -61,7 +61,7 @@ class AgentProcess:
             return
         self.exit_code = None
         try:
-            self.proc = await asyncio.create_subprocess_shell(
+            proc = self.proc = await asyncio.create_subprocess_shell(
                 self.command, stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 env=self.environment(), start_new_session=True)  # its own process group
@@ -69,9 +69,10 @@ class AgentProcess:
             self._set_state("exited", f"could not start: {exc}")
             return
         self._set_state("running")
-        self._tasks = [asyncio.create_task(self._read(self.proc.stdout, "stdout")),
-                       asyncio.create_task(self._read(self.proc.stderr, "stderr")),
-                       asyncio.create_task(self._watch(self.proc))]
+        assert proc.stdout is not None and proc.stderr is not None  # PIPE asked for both
+        self._tasks = [asyncio.create_task(self._read(proc.stdout, "stdout")),
+                       asyncio.create_task(self._read(proc.stderr, "stderr")),
+                       asyncio.create_task(self._watch(proc))]
 
     @property
     def running(self) -> bool:
@@ -104,7 +105,7 @@ class AgentProcess:
             return
         _, late = await asyncio.wait(tasks, timeout=DRAIN_S)
         if late:  # the pipes are still open: closing them ends the readers and proc.wait()
-            proc._transport.close()  # no public way to close a Process's pipes
+            proc._transport.close()  # type: ignore[attr-defined]  # no public way to close them
             _, late = await asyncio.wait(late, timeout=DRAIN_S)
             for task in late:
                 task.cancel()

@@ -30,6 +30,8 @@ from .protocol import encode
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
 if TYPE_CHECKING:
+    import asyncio
+    from io import BufferedRWPair
     from typing import Any, AsyncIterator, Callable, Iterator
 
 __all__ = ["AsyncCockpit", "Cockpit", "CockpitError", "CommandFailed", "Unreachable"]
@@ -49,10 +51,11 @@ class CommandFailed(CockpitError):
 
 
 def _result(reply: dict[str, Any]) -> Result:
-    return Result(reply.get("command", ""), bool(reply.get("ok")), reply.get("output", ""),
-                  reply.get("error"), reply.get("ms", 0.0), reply.get("data") or {},
-                  reply.get("exit_code", 0 if reply.get("ok") else 1),
-                  reply.get("source", "agent"))
+    return Result(reply.get("command", ""), bool(reply.get("ok")),
+                  output=reply.get("output", ""), error=reply.get("error"),
+                  ms=reply.get("ms", 0.0), data=reply.get("data") or {},
+                  exit_code=reply.get("exit_code", 0 if reply.get("ok") else 1),
+                  source=reply.get("source", "agent"))
 
 
 def _event(message: dict[str, Any]) -> Event:
@@ -138,7 +141,7 @@ class Cockpit(_Commands):
         self.on_waiting = on_waiting  # told why a command waits (say, a human has control)
         self._ids = 0
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._file = None
+        self._file: BufferedRWPair | None = None
         try:  # bounded: a session that accepts and never answers must not hang us
             self._sock.settimeout(connect_timeout)
             self._sock.connect(str(self.info.socket))
@@ -162,19 +165,26 @@ class Cockpit(_Commands):
     def session(self) -> str:
         return self.info.session
 
+    def _connected(self) -> BufferedRWPair:
+        if self._file is None:
+            raise Unreachable(f"not connected to session {self.session!r}")
+        return self._file
+
     def _send_raw(self, data: bytes) -> None:
+        file = self._connected()
         try:
-            self._file.write(data)
-            self._file.flush()
+            file.write(data)
+            file.flush()
         except OSError as exc:  # reset, broken pipe: the session is gone or refused us
             raise Unreachable(f"session {self.session!r} broke the connection: "
                               f"{exc}") from None
 
     def _receive(self, timeout: float | None = None) -> dict[str, Any]:
+        file = self._connected()
         self._sock.settimeout(timeout)
         try:
-            line = self._file.readline(READ_LIMIT)
-        except socket.timeout:
+            line = file.readline(READ_LIMIT)
+        except TimeoutError:
             raise TimeoutError(f"no answer from session {self.session!r} within "
                                f"{timeout:g} s") from None
         except OSError as exc:
@@ -259,8 +269,9 @@ class AsyncCockpit(_Commands):
         self.client = client
         self._ids = 0
         self._waiting: dict[int, Any] = {}  # request id -> asyncio.Future
-        self._events = None  # an asyncio.Queue while events() runs
-        self._reader = self._writer = self._pump = None
+        self._events: asyncio.Queue[Event | None] | None = None  # while events() runs
+        self._writer: asyncio.StreamWriter | None = None
+        self._pump: asyncio.Task[None] | None = None
 
     @property
     def session(self) -> str:
@@ -269,29 +280,29 @@ class AsyncCockpit(_Commands):
     async def connect(self) -> AsyncCockpit:
         import asyncio  # here: the blocking client (and `cockpit exec`) never pays for it
         try:
-            self._reader, self._writer = await asyncio.open_unix_connection(
+            reader, writer = await asyncio.open_unix_connection(
                 str(self.info.socket), limit=READ_LIMIT)
         except OSError as exc:
             raise Unreachable(f"session {self.session!r} did not answer at "
                               f"{self.info.socket}: {exc}") from None
         try:
-            self._writer.write(_hello(self.info, self.client))
-            line = await asyncio.wait_for(self._reader.readline(), CONNECT_TIMEOUT)
+            writer.write(_hello(self.info, self.client))
+            line = await asyncio.wait_for(reader.readline(), CONNECT_TIMEOUT)
             _welcomed(json.loads(line) if line else {"error": "it closed the connection"},
                       self.info)
         except BaseException as exc:  # no socket left behind, whatever went wrong
-            self._writer.close()
-            self._reader = self._writer = None
+            writer.close()
             if isinstance(exc, (OSError, asyncio.TimeoutError)):
                 raise Unreachable(f"session {self.session!r} did not answer at "
                                   f"{self.info.socket}: {exc or 'timed out'}") from None
             raise
-        self._pump = asyncio.create_task(self._read_answers())
+        self._writer = writer
+        self._pump = asyncio.create_task(self._read_answers(reader))
         return self
 
-    async def _read_answers(self) -> None:
+    async def _read_answers(self, reader: asyncio.StreamReader) -> None:
         try:
-            while line := await self._reader.readline():
+            while line := await reader.readline():
                 message = json.loads(line)
                 if "event" in message:
                     if self._events is not None:
@@ -311,15 +322,16 @@ class AsyncCockpit(_Commands):
                 self._events.put_nowait(None)
 
     async def request(self, op: str, **fields: Any) -> dict[str, Any]:
-        if self._pump is None or self._pump.done():
+        writer = self._writer
+        if self._pump is None or self._pump.done() or writer is None:
             raise Unreachable(f"not connected to session {self.session!r}")
         import asyncio
         self._ids += 1
         future = asyncio.get_running_loop().create_future()
         self._waiting[self._ids] = future
         try:
-            self._writer.write(encode({"id": self._ids, "op": op, **fields}))
-            await self._writer.drain()
+            writer.write(encode({"id": self._ids, "op": op, **fields}))
+            await writer.drain()
         except OSError as exc:  # reset, broken pipe: the session is gone
             self._waiting.pop(self._ids, None)
             raise Unreachable(f"session {self.session!r} broke the connection: "
@@ -346,9 +358,10 @@ class AsyncCockpit(_Commands):
         """Events on this connection from now on, until the session ends (one stream a
         client: open another AsyncCockpit for a second)."""
         import asyncio
-        self._events = asyncio.Queue()
+        queue: asyncio.Queue[Event | None] = asyncio.Queue()
+        self._events = queue
         await self.request("subscribe", history=history)
-        while (event := await self._events.get()) is not None:
+        while (event := await queue.get()) is not None:
             yield event
 
     async def close(self) -> None:

@@ -132,9 +132,8 @@ def alive(sock: Path) -> LiveInfo | None:
     """The live session on this socket, or None. A socket whose recorded process is gone,
     or that refuses connections, is stale: our own leftovers are removed (remove_stale)."""
     info = LiveInfo.read(sock)
-    if info is None or pid_alive(info.pid):
-        if answers(sock) is not False:
-            return info  # live (or busy); without its .json we cannot use it, nor judge it
+    if (info is None or pid_alive(info.pid)) and answers(sock) is not False:
+        return info  # live (or busy); without its .json we cannot use it, nor judge it
     remove_stale(sock)
     return None
 

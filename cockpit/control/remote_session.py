@@ -101,7 +101,7 @@ class RemoteSession:
         try:
             reply = await asyncio.wait_for(self.client.request("picture", labels=labels),
                                            timeout + 5)
-        except (Unreachable, asyncio.TimeoutError):
+        except (TimeoutError, Unreachable):
             return None
         png = (reply.get("data") or {}).get("png")
         return base64.b64decode(png) if png else None

@@ -112,8 +112,8 @@ class ControlServer:
                     for task in stuck:
                         task.cancel()
                     await asyncio.gather(*stuck, return_exceptions=True)
-            if (discovery.LiveInfo.read(self.socket) or discovery.LiveInfo("", self.socket, "", 0, "")
-                    ).token == self.token:  # only our own files: a successor may own them
+            on_disk = discovery.LiveInfo.read(self.socket)  # only our own files: a successor
+            if on_disk is not None and on_disk.token == self.token:  # may own them
                 discovery.remove(self.socket)
 
     def _keep(self, event: Event) -> None:
@@ -137,6 +137,7 @@ class ControlServer:
     async def _serve_client(self, reader: asyncio.StreamReader,
                             writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
+        assert task is not None  # asyncio runs each client's handler in a task of its own
         conn = self._connections[task] = _Connection(self, reader, writer)
         try:
             await conn.serve()
@@ -296,7 +297,8 @@ class _Connection:
 
     async def stream(self, request: dict[str, Any]) -> None:
         """Every event from now on (after the kept history, when asked), as they come."""
-        asyncio.current_task().set_name("cockpit-stream")
+        if (task := asyncio.current_task()) is not None:
+            task.set_name("cockpit-stream")
         queue: asyncio.Queue[Event] = asyncio.Queue()
         dropped = queued_bytes = 0
 

@@ -60,7 +60,7 @@ class LaunchPlan:
 
 
 def _exists(path: str | None) -> bool:
-    return bool(path) and Path(path).is_file() and os.access(path, os.X_OK)
+    return path is not None and Path(path).is_file() and os.access(path, os.X_OK)
 
 
 def find_system_chromium() -> str | None:

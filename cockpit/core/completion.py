@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .errors import UsageError
 from .parser import split_words
 from .registry import COMMAND, TARGET, Registry
 from .snapshot import INTERACTIVE_ROLES
@@ -17,19 +19,18 @@ class Candidate:
 
 
 def complete(line: str, registry: Registry,
-             refs: list[tuple[str, str, str]] = ()) -> tuple[str, list[Candidate]]:
+             refs: Sequence[tuple[str, str, str]] = ()) -> tuple[str, list[Candidate]]:
     """Return the word being completed and its candidates.
 
     `refs` are (ref, role, name) of the active tab's snapshot."""
     try:
         words = split_words(line)
-    except Exception:
+    except UsageError:  # an open quote while typing: complete the plain words
         words = line.split()
     word = "" if not line or line[-1].isspace() else (words[-1] if words else "")
     if len(words) <= 1 and word:
         names = [w for w in registry.words() if w.startswith(word.lower())]
-        return word, [Candidate(n, n, (registry.get(n).summary if registry.get(n) else ""))
-                      for n in names]
+        return word, [Candidate(n, n, _summary(registry, n)) for n in names]
     spec = registry.get(words[0]) if words else None
     if spec is None:
         return word, []
@@ -45,12 +46,17 @@ def complete(line: str, registry: Registry,
     if arg is not None and arg.choices:
         return word, [Candidate(c, c, arg.help) for c in arg.choices if c.startswith(word)]
     if arg is not None and arg.kind == COMMAND and not word.startswith("@"):
-        return word, [Candidate(n, n, registry.get(n).summary) for n in registry.words()
+        return word, [Candidate(n, n, _summary(registry, n)) for n in registry.words()
                       if n.startswith(word.lower())]
-    if arg is not None and arg.kind == TARGET or word.startswith("@"):
+    if (arg is not None and arg.kind == TARGET) or word.startswith("@"):
         bare = word.lstrip("@")
         found = [(r, role, name) for r, role, name in refs if r.startswith(bare)]
         found.sort(key=lambda x: x[1] not in INTERACTIVE_ROLES)  # controls first, stable
         return word, [Candidate(f"@{r}", f'@{r} {role} "{name}"' if name else f"@{r} {role}")
                       for r, role, name in found]
     return word, []
+
+
+def _summary(registry: Registry, word: str) -> str:
+    spec = registry.get(word)
+    return spec.summary if spec else ""

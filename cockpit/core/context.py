@@ -21,13 +21,18 @@ T = TypeVar("T")
 @dataclass
 class Context:
     session: Session
-    tab: Tab
+    tab: Tab | None  # None only for the commands that need no tab (help, status, resume)
     source: str = "human"
     notes: list[str] = field(default_factory=list)  # extra lines for the result's text
 
     @property
     def page(self):
-        return self.tab.page
+        return self.needs_tab().page
+
+    def needs_tab(self) -> Tab:
+        if self.tab is None:
+            raise CommandError("the browser has no tab for this command")
+        return self.tab
 
     @property
     def timeout(self) -> float:
@@ -36,12 +41,13 @@ class Context:
 
     def describe(self, target: str) -> str:
         ref = as_ref(target)
-        if ref and self.tab.snapshot:
-            return self.tab.snapshot.describe(ref)
+        snapshot = self.needs_tab().snapshot
+        if ref and snapshot:
+            return snapshot.describe(ref)
         return f"@{ref}" if ref else f"`{target}`"
 
     async def locate(self, target: str):
-        return await resolve(self.tab, target)
+        return await resolve(self.needs_tab(), target)
 
     async def on(self, target: str, action: Callable[[Any], Awaitable[T]]) -> T:
         """Run `action(locator)` on the target, translating Playwright's errors."""

@@ -45,12 +45,5 @@ class ModalStateError(CommandError):
     kind = "modal"
 
 
-class WaitTimeoutError(CommandError):
-    """Timed out waiting for something other than the page (e.g. a human has control)."""
-
-    exit_code = EXIT_WAIT_TIMEOUT
-    kind = "wait_timeout"
-
-
 class BrowserNotFoundError(RuntimeError):
     """No browser could be found or launched; the message says how to get one."""

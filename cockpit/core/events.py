@@ -246,6 +246,9 @@ class Event:
     """One thing that happened, with its data and the time it happened (immutable)."""
 
     __slots__ = ("kind", "data", "time")
+    kind: str
+    data: dict[str, Any]
+    time: float
 
     def __init__(self, kind: str, data: dict[str, Any] | None = None,
                  time: float | None = None) -> None:
@@ -264,8 +267,6 @@ class Event:
             return NotImplemented
         return (self.kind, self.data, self.time) == (other.kind, other.data, other.time)
 
-    __hash__ = None
-
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "time": self.time, "data": self.data}
 
@@ -276,8 +277,8 @@ _now = time.time
 class EventBus:
     """Synchronous fan-out of events to listeners, plus async streams for remote viewers.
 
-    Listeners run in the session's event loop and must be quick; a failing listener is
-    dropped from nothing and never breaks the session (its error is swallowed and counted).
+    Listeners run in the session's event loop and must be quick; a failing listener stays
+    subscribed and never breaks the session (its error is logged and counted).
     """
 
     def __init__(self) -> None:
@@ -300,6 +301,9 @@ class EventBus:
                 listener(event)
             except Exception:  # a broken view must never take the session down
                 self.listener_errors += 1
+                import logging  # here: thin clients import this module for Event alone
+                logging.getLogger(__name__).exception("an event listener failed on %s",
+                                                      event.kind)
         return event
 
     async def stream(self, maxsize: int = 10_000) -> AsyncIterator[Event]:

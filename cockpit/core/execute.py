@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
@@ -14,6 +15,8 @@ from .parser import Invocation, parse
 from .result import Outcome, Result
 from .settle import settle
 from .translate import first_line
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from .session import Session
@@ -29,9 +32,9 @@ async def execute_line(session: Session, line: str, source: str) -> Result:
                     session.registry)
         outcome = await _run(session, inv, source)
         # the line as given: `$NAME` stays a name, the secret's value never shows
-        return Result(line.strip(), True, outcome.output, None, 0.0, outcome.data,
+        return Result(line.strip(), True, output=outcome.output, data=outcome.data,
                       source=source)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001  it becomes the Result; _failure logs our bugs
         return _failure(line, exc, source)
 
 
@@ -39,8 +42,8 @@ async def execute(session: Session, inv: Invocation, source: str) -> Result:
     """Run an already parsed invocation (as `chain` does for each of its lines)."""
     try:
         outcome = await _run(session, inv, source)
-        return Result(inv.line, True, outcome.output, None, 0.0, outcome.data, source=source)
-    except Exception as exc:
+        return Result(inv.line, True, output=outcome.output, data=outcome.data, source=source)
+    except Exception as exc:  # noqa: BLE001  it becomes the Result; _failure logs our bugs
         return _failure(inv.line, exc, source)
 
 
@@ -48,9 +51,11 @@ def _failure(line: str, exc: Exception, source: str) -> Result:
     if isinstance(exc, PlaywrightError):
         exc = CommandError(f"{line.split()[0] if line.split() else line}: {first_line(exc)}")
     elif not isinstance(exc, CommandError):  # a bug of ours must not end the session
+        log.error("internal error in %r", line, exc_info=exc)
         exc = CommandError(f"internal error in `{line}`: {type(exc).__name__}: {exc} "
                            "(the session goes on; please report this)")
-    return Result(line, False, "", exc.message, 0.0, exc.data, exc.exit_code, source)
+    return Result(line, False, error=exc.message, data=exc.data, exit_code=exc.exit_code,
+                  source=source)
 
 
 async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
@@ -65,8 +70,8 @@ async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
         tab = await session.ensure_tab()
     if tab is None:
         return await spec.handler(Context(session, tab, source), inv)
-    if tab.dialog is not None and not spec.modal_safe:
-        d = tab.dialog_entry
+    d = tab.dialog_entry  # set while tab.dialog is
+    if tab.dialog is not None and d is not None and not spec.modal_safe:
         raise ModalStateError(
             f"{'an' if d.type[0] in 'aeiou' else 'a'} {d.type} dialog is open on tab "
             f"{tab.index} (\"{d.message}\"): answer it with `dialog accept [TEXT]` or "
@@ -75,6 +80,7 @@ async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
     # A dialog blocks the page, so an action awaiting it could never finish: the tab then
     # cancels this task (Playwright aborts the pending call) and the dialog is reported.
     task = asyncio.current_task()
+    assert task is not None  # a command always runs in a task (the tab may cancel it)
     tab.acting = task
     try:
         if spec.mutates:
@@ -97,7 +103,7 @@ async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
 
 async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
     """Run a command that changes the page: settle afterwards and diff the active tab."""
-    tab = ctx.tab
+    tab = ctx.needs_tab()
     if tab.snapshot is None and tab.dialog is None:
         await _snapshot_quietly(tab)
     tabs_before = list(session.tabs)
@@ -122,6 +128,7 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
 
 def _dialog_opened(tab: Tab) -> Outcome:
     d = tab.dialog_entry
+    assert d is not None  # the tab set it before it cancelled the command
     article = "an" if d.type[0] in "aeiou" else "a"
     return Outcome(f"{article} {d.type} dialog opened: \"{d.message}\"; answer it with "
                    f"`dialog accept{' TEXT' if d.type == 'prompt' else ''}` or `dialog dismiss`",

@@ -9,7 +9,7 @@ carries what changed: a diff against the snapshot taken at handoff, and a fresh 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 import shlex
 import time
 from typing import TYPE_CHECKING, Any
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from . import events as ev
 from .diff import diff
 from .errors import CommandError
+from .logs import tolerated
 from .needs import Need, detect_need
 from .parser import command_of
 from .relaunch import BrowserState, capture, display_problem, relaunch
@@ -28,6 +29,8 @@ from .targets import as_ref
 if TYPE_CHECKING:
     from .session import Session
     from .tab import Tab
+
+log = logging.getLogger(__name__)
 
 FAILURES_BEFORE_HINT = 3
 POLL_S = 1.0  # how often the window's state is saved (closing it resumes from that)
@@ -71,13 +74,13 @@ class Handoff:
             raise CommandError(f"the human already has control ({self.reason}): `resume` "
                                "gives it back")
         reason = reason or (f"needs: {self.need.kind}" if self.need else "asked for")
-        tab = await session.ensure_tab()
+        await session.ensure_tab()
         self._before, self._before_urls = {}, {t: t.url for t in session.tabs}
         for each in session.tabs:  # each tab is later compared with itself
-            with contextlib.suppress(Exception):
+            with tolerated("a snapshot before the handoff", log):  # a dialog, a closing page
                 await each.take_snapshot()
             self._before[each] = each.snapshot
-        self._before_state = await capture(session)
+        self._before_state = before_state = await capture(session)
         problem = None if session.headed else display_problem()
         if terminal or problem == "none":
             self.mode = "terminal"
@@ -87,10 +90,10 @@ class Handoff:
         elif session.headed:
             self.mode = "headed"
         else:
-            await self._switch(headless=False, state=self._before_state)
+            await self._switch(headless=False, state=before_state)
             self.mode = "window"
-            with contextlib.suppress(Exception):  # refs for the human's typed commands
-                await session.active.take_snapshot()
+            with tolerated("the snapshot in the window", log):  # refs for typed commands
+                await (await session.ensure_tab()).take_snapshot()
         self.active, self.reason, self.since = True, reason, time.time()
         self.need_at_handoff = self.need
         self._window_closed = False
@@ -99,12 +102,12 @@ class Handoff:
         session.hold_agents(f"the human has control: {reason}", "handoff")
         self._poller = asyncio.ensure_future(self._poll())
         session.bus.emit(ev.HANDOFF, reason=reason, mode=self.mode,
-                         tabs=len(session.tabs), active=session.active.index)
+                         tabs=len(session.tabs), active=_front_index(session))
         return Outcome(self._handed_text(), {"handoff": self.status()})
 
     def _handed_text(self) -> str:
         session = self.session
-        where = f"{len(session.tabs)} tab(s), tab {session.active.index} in front"
+        where = f"{len(session.tabs)} tab(s), tab {_front_index(session)} in front"
         after = "agents' commands wait until `resume`"
         if self.mode == "terminal":
             return (f"the human has control ({self.reason}). There is no display here (over "
@@ -118,10 +121,12 @@ class Handoff:
         """Relaunch; if that fails, relaunch the way it was so the session keeps a browser."""
         try:
             await relaunch(self.session, headless, state)
-        except Exception as exc:
+        except Exception as exc:  # shown in the CommandError below; the traceback is logged
+            log.warning("relaunching the browser (headless=%s) failed", headless, exc_info=True)
             try:
                 await relaunch(self.session, not headless, state)
             except Exception as again:
+                log.error("relaunching it as it was failed too", exc_info=True)
                 raise CommandError(f"the browser could not be started again ({exc}; then "
                                    f"{again}): commands will fail until Cockpit is "
                                    "restarted") from None
@@ -150,7 +155,7 @@ class Handoff:
 
     async def _follow_window(self) -> None:
         session = self.session
-        with contextlib.suppress(Exception):  # a window mid-close: keep the last state
+        with tolerated("saving the window's state", log):  # mid-close: keep the last one
             state = await capture(session, front_from_window=True)
             if state.tabs and not self._window_closed:
                 self._last_state = state
@@ -174,8 +179,9 @@ class Handoff:
             self._poller.cancel()
             self._poller = None
         state = self._last_state
+        assert state is not None  # start() set it before it gave control away
         if self.mode in ("window", "headed") and not self._window_closed:
-            with contextlib.suppress(Exception):
+            with tolerated("the window's state at resume", log):  # else the last saved
                 state = await capture(session, front_from_window=True)
         elif self.mode == "terminal":
             state = await capture(session)
@@ -193,7 +199,7 @@ class Handoff:
                 raise
         tab = await session.ensure_tab()
         after = None
-        with contextlib.suppress(Exception):
+        with tolerated("the snapshot after the handoff", log):  # the note goes without
             after = await tab.take_snapshot()
         note = self._what_changed(tab, after, state)
         self._finish()
@@ -267,10 +273,10 @@ class Handoff:
         if not any(as_ref(word) for word in line.split()[1:]):
             return None
         note, self.note = self.note, None
-        return Result(line, False, note["text"], "the browser was handed to a human and back "
-                      "while this command waited, so its refs are void: read what changed "
-                      "(in the output) and use the new refs", {"handoff": note},
-                      exit_code=1, source=source)
+        return Result(line, False, output=note["text"],
+                      error="the browser was handed to a human and back while this command "
+                      "waited, so its refs are void: read what changed (in the output) and "
+                      "use the new refs", data={"handoff": note}, exit_code=1, source=source)
 
     def after_command(self, result: Result, source: str) -> None:
         if self.active and source == "human":
@@ -341,3 +347,7 @@ def _rekeyed(old: Snapshot | None, new: Snapshot) -> Snapshot | None:
         key = matches.pop(0) if matches else ref if ref not in new.refs else f"{ref}-gone"
         refs[key] = node
     return Snapshot(old.roots, url=old.url, title=old.title, doc=new.doc, refs=refs)
+
+
+def _front_index(session: Session) -> int | None:
+    return session.active.index if session.active is not None else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import io
 import shlex
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,11 +60,12 @@ def _raw_rest(line: str, skip_words: int) -> str:
     if _QUOTING.isdisjoint(" ".join(head[:skip_words])):
         rest = head[skip_words].strip() if len(head) > skip_words else ""
     else:
-        lexer = shlex.shlex(line, posix=True)
+        stream = io.StringIO(line)
+        lexer = shlex.shlex(stream, posix=True)
         lexer.whitespace_split = True
         for _ in range(skip_words):
             lexer.get_token()
-        rest = line[lexer.instream.tell():].strip()
+        rest = line[stream.tell():].strip()
     # A rest that is one quoted word is unquoted: `js "document.title"` means the expression.
     if len(rest) >= 2 and rest[0] in "\"'" and rest[-1] == rest[0]:
         words = split_words(rest)

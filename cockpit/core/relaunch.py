@@ -10,9 +10,9 @@ storage is written by a script that runs before the page's own.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import json
+import logging
 import os
 import socket
 import sys
@@ -21,10 +21,15 @@ from typing import TYPE_CHECKING
 
 from . import events as ev
 from .browser import launch
+from .logs import tolerated
 from .tab import Tab
 
 if TYPE_CHECKING:
+    from playwright.async_api import Cookie
+
     from .session import Session
+
+log = logging.getLogger(__name__)
 
 CAPTURE_JS = """() => {
   const items = {};
@@ -67,7 +72,7 @@ class TabState:
 class BrowserState:
     tabs: list[TabState]
     active: int  # index into tabs
-    cookies: list[dict]
+    cookies: list[Cookie]
     taken_at: float = dataclasses.field(default_factory=time.time)
 
     def summary(self) -> dict:
@@ -81,8 +86,9 @@ async def _capture_tab(tab: Tab) -> TabState:
         return state  # a dialog blocks the page's scripts
     try:
         got = await asyncio.wait_for(tab.page.evaluate(CAPTURE_JS), CAPTURE_TIMEOUT_S)
-    except Exception:
-        return state  # closing, navigating or busy: its URL is what matters most
+    except Exception:  # closing, navigating or busy: its URL is what matters most
+        log.debug("tab %s: kept its URL only", tab.id, exc_info=True)
+        return state
     state.scroll = tuple(got["scroll"])
     state.origin = got["origin"]
     state.session_storage = got["session"]
@@ -94,8 +100,8 @@ async def capture(session: Session, *, front_from_window: bool = False) -> Brows
     """What the profile does not keep. `front_from_window`: the tab in front is the one
     the human is looking at (they switch tabs in the window without telling us)."""
     tabs = [t for t in session.tabs if not t.page.is_closed()]
-    cookies, *states = await asyncio.gather(session.context.cookies(),
-                                            *(_capture_tab(t) for t in tabs))
+    cookies, states = await asyncio.gather(session.browser_context().cookies(),
+                                           asyncio.gather(*(_capture_tab(t) for t in tabs)))
     active = tabs.index(session.active) if session.active in tabs else 0
     if front_from_window and states and not states[active].visible:
         # In one window only the tab in front is visible; with several windows (or none
@@ -144,14 +150,12 @@ async def _open(page, state: TabState) -> None:
         await page.goto(state.url, wait_until="load", timeout=LOAD_TIMEOUT_MS)
         if state.scroll != (0, 0):
             await page.evaluate("([x, y]) => window.scrollTo(x, y)", list(state.scroll))
-    except Exception:
-        pass  # a page that fails to load again still keeps its tab, at its URL if it can
+    except Exception:  # a page that fails to load again still keeps its tab, at its URL
+        log.info("reopening %s failed; the tab stays", state.url, exc_info=True)
     finally:
         if script is not None:  # later documents of this tab must not be refilled
-            try:
+            with tolerated("removing the session-storage script", log):
                 await script.dispose()
-            except Exception:
-                pass
 
 
 async def relaunch(session: Session, headless: bool, state: BrowserState) -> None:
@@ -164,18 +168,17 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> Non
         if old is not None:
             session.trace_parts += 1
             await session.stop_trace(session.trace_parts)
-            try:
+            with tolerated("closing the old browser", log):  # the human may have closed it
                 await old.close()
-            except Exception:
-                pass  # it may already be gone: the human closed the window
             session._context = None
+        assert session.plan is not None  # a started session has one
         plan = dataclasses.replace(session.plan, headless=headless)
         context = await launch(session._playwright, plan)
         try:
             await _restore(session, context, state)
         except BaseException:
             if session._context is not context:  # never half a browser: close it
-                with contextlib.suppress(Exception):
+                with tolerated("closing a browser that did not come up", log):
                     await context.close()
             raise
     finally:
@@ -184,18 +187,15 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> Non
     session.headed = not headless
     if session.user_agent:
         await asyncio.gather(*(session.apply_user_agent(t) for t in session.tabs))
-    try:
-        await session.active.page.bring_to_front()
-    except Exception:
-        pass
+    if session.active is not None:
+        with tolerated("bringing the active tab to the front", log):
+            await session.active.page.bring_to_front()
 
 
 async def _restore(session: Session, context, state: BrowserState) -> None:
-    try:
-        if state.cookies:
+    if state.cookies:  # the profile kept the persistent ones; a refused cookie is not fatal
+        with tolerated("restoring the session cookies", log):
             await context.add_cookies(state.cookies)
-    except Exception:
-        pass  # the profile kept the persistent ones; a refused cookie is not fatal
     pages = list(context.pages)
     while len(pages) < max(1, len(state.tabs)):
         pages.append(await context.new_page())
@@ -209,7 +209,8 @@ def _rebind(session: Session, context, pages: list, state: BrowserState) -> None
     before (for the diff) carry over; the bus hears about every tab that came or went."""
     before = list(session.tabs)
     tabs = []
-    for page, tab_state in zip(pages, state.tabs or [None]):
+    tab_states: list[TabState | None] = list(state.tabs) or [None]
+    for page, tab_state in zip(pages, tab_states):
         tab = tab_state.tab if tab_state is not None else None
         if tab is None or tab in tabs:
             tab = Tab(session, page, next(session._tab_ids))

@@ -30,9 +30,10 @@ class Result:
 
     __slots__ = ("command", "ok", "output", "error", "ms", "data", "exit_code", "source")
 
-    def __init__(self, command: str, ok: bool, output: str = "", error: str | None = None,
+    def __init__(self, command: str, ok: bool, *, output: str = "", error: str | None = None,
                  ms: float = 0.0, data: dict[str, Any] | None = None,
                  exit_code: int = EXIT_OK, source: str = "human") -> None:
+        # keyword-only past `ok`: a positional slip once put a dict into `ms`
         self.command = command
         self.ok = ok
         self.output = output

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import time
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import async_playwright
+from playwright.async_api import BrowserContext, Playwright, async_playwright
 
 from . import commands  # noqa: F401  (registers every command before the first run)
 from . import events as ev
@@ -19,12 +20,15 @@ from .errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
 from .execute import execute_line
 from .handoff import Handoff
+from .logs import spawn, tolerated
 from .parser import command_of
 from .registry import REGISTRY, Registry
 from .result import Result
 from .secrets import Secrets
 from .tab import Tab
 from .workspace import session_dir
+
+log = logging.getLogger(__name__)
 
 
 class Session:
@@ -64,8 +68,8 @@ class Session:
         self._holds: dict[str, str] = {}  # why agents' commands wait: holder -> reason
         self._agents_go = asyncio.Event()
         self._agents_go.set()
-        self._playwright = None
-        self._context = None
+        self._playwright: Playwright | None = None
+        self._context: BrowserContext | None = None
         self.secrets = Secrets()  # --secret NAME=VALUE, used in commands as $NAME
         self.recording_path: Path | None = None  # where views record it (set by the CLI)
         self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
@@ -82,22 +86,21 @@ class Session:
         await self.close()
 
     async def start(self) -> Session:
-        self._playwright = await async_playwright().start()
+        playwright = self._playwright = await async_playwright().start()
         try:
-            self.plan = plan_launch(self._playwright, self.engine, self.browser_path,
+            self.plan = plan_launch(playwright, self.engine, self.browser_path,
                                     not self.headed, self.profile_dir)
-            self._context = await launch(self._playwright, self.plan)
+            context = self._context = await launch(playwright, self.plan)
         except BaseException:
-            await self._playwright.stop()
+            await playwright.stop()
             raise
-        context = self._context
         await self.start_trace()
         context.on("page", self._adopt)
         context.on("close", lambda _: self.browser_gone(context))
-        for page in self._context.pages:
+        for page in context.pages:
             self._adopt(page)
         if not self.tabs:
-            await self._context.new_page()
+            await context.new_page()
         self.active = self.tabs[0]
         return self
 
@@ -105,10 +108,8 @@ class Session:
         await self.handoff.close()
         await self.stop_trace()
         if self._context is not None:
-            try:
+            with tolerated("closing the browser", log):  # gone: crashed, or closed by hand
                 await self._context.close()
-            except Exception:
-                pass  # already gone (the browser crashed or was closed by hand)
             self._context = None
         if self._playwright is not None:
             await self._playwright.stop()
@@ -116,7 +117,14 @@ class Session:
         self.bus.emit(ev.SESSION_CLOSED, session=self.name)
 
     @property
-    def context(self):
+    def context(self) -> BrowserContext | None:
+        return self._context
+
+    def browser_context(self) -> BrowserContext:
+        """The running browser's context; a CommandError when there is none."""
+        if self._context is None:
+            raise CommandError("the browser is not running (it did not start, or it was "
+                               "closed): start Cockpit again")
         return self._context
 
     async def start_trace(self) -> None:
@@ -130,10 +138,8 @@ class Session:
             return
         path = self.trace_path if not part else self.trace_path.with_name(
             f"{self.trace_path.stem}-{part}{self.trace_path.suffix}")
-        try:
+        with tolerated(f"saving the trace {path}", log):  # the browser is gone: none left
             await self._context.tracing.stop(path=path)
-        except Exception:
-            pass  # the browser is gone (its window was closed): nothing left to save
 
     def browser_gone(self, context) -> None:
         """The browser closed by itself (its window was closed, or it crashed)."""
@@ -226,7 +232,7 @@ class Session:
         tab = Tab(self, page, next(self._tab_ids))
         self.tabs.append(tab)
         if self.user_agent:
-            asyncio.ensure_future(self.apply_user_agent(tab))
+            spawn(self.apply_user_agent(tab), f"setting the user agent of tab {tab.id}")
         self.bus.emit(ev.TAB_OPENED, **tab.info())
 
     def tab_closed(self, tab: Tab) -> None:
@@ -248,14 +254,12 @@ class Session:
 
     async def switch_to(self, tab: Tab) -> None:
         self.active = tab
-        try:
+        with tolerated("bringing the tab to the front", log):  # headless: nothing to raise
             await tab.page.bring_to_front()
-        except Exception:
-            pass  # a headless page with nothing to raise is fine
         self.bus.emit(ev.TAB_CHANGED, **tab.info())
 
     async def new_tab(self) -> Tab:
-        page = await self._context.new_page()
+        page = await self.browser_context().new_page()
         return next(t for t in self.tabs if t.page is page)
 
     async def ensure_tab(self) -> Tab:
@@ -270,7 +274,7 @@ class Session:
         """Chromium changes the UA per page through CDP; others get the header only."""
         ua = self.user_agent or self.default_user_agent or ""
         if self.engine == "chromium":
-            cdp = await self._context.new_cdp_session(tab.page)
+            cdp = await self.browser_context().new_cdp_session(tab.page)
             await cdp.send("Network.setUserAgentOverride", {"userAgent": ua})
         else:
             await tab.page.set_extra_http_headers({"User-Agent": ua})
@@ -292,7 +296,8 @@ class Session:
                     return await tab.page.screenshot(type="png", timeout=timeout * 1000)
                 finally:
                     await remove_ref_labels(tab.page)
-        except Exception:
+        except Exception:  # closing, navigating: the view shows no picture this time
+            log.debug("no picture of tab %s", tab.id, exc_info=True)
             return None
 
     def status(self) -> dict[str, Any]:

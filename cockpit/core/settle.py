@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.async_api import Error as PlaywrightError
+
 from .settle_js import PROBE_JS, TIMER_LIMIT_MS
 
 log = logging.getLogger("cockpit.settle")
@@ -70,7 +72,7 @@ async def probe(page, since_ms: float) -> dict | None:
     cannot say (no init script, or a navigation replacing the document)."""
     try:
         return await page.evaluate(PROBE_JS, [since_ms, TIMER_LIMIT_MS])
-    except Exception as exc:  # a document going away mid-call: the caller handles it
+    except PlaywrightError as exc:  # a document going away mid-call: the caller handles it
         log.debug("settle probe failed: %s", exc)
         return None
 
@@ -146,7 +148,7 @@ async def _follow_navigation(page, watch: Watch, deadline: float) -> str:
     try:
         await page.wait_for_load_state("load", timeout=max(1, deadline - time.monotonic())
                                        * 1000)
-    except Exception:
+    except PlaywrightError:  # a timeout, or the page closed
         return f"the page was still loading after {deadline - watch.started:.0f} s"
     return ""
 

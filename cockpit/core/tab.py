@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
 from .buffers import ConsoleEntry, DialogEntry, NetworkEntry
+from .logs import spawn, tolerated
 from .settle import Watch
 from .snapshot import Snapshot
 
 if TYPE_CHECKING:
     from .session import Session
+
+log = logging.getLogger(__name__)
 
 
 # Read (and on first read, set) a random token on the page's window: a new document has
@@ -152,7 +155,7 @@ class Tab:
         self._emit(ev.FILE_CHOOSER, multiple=chooser.is_multiple())
 
     def _on_download(self, download) -> None:
-        task = asyncio.ensure_future(self._save_download(download))
+        task = spawn(self._save_download(download), f"saving a download of tab {self.id}")
         for watch in self.session.watches:  # the action that caused it reports it
             if watch.tab_id == self.id:
                 watch.downloads.append(task)
@@ -164,6 +167,7 @@ class Tab:
         try:
             await download.save_as(target)
         except Exception as exc:  # a cancelled download must not break the session
+            log.warning("saving download %s failed", download.url, exc_info=True)
             self._emit(ev.DOWNLOAD, url=download.url, path=None, ok=False, error=str(exc))
             return {"url": download.url, "path": None, "ok": False, "error": str(exc)}
         self._emit(ev.DOWNLOAD, url=download.url, path=str(target), ok=True)
@@ -211,12 +215,12 @@ class Tab:
     def _set_loading(self, loading: bool, refresh_title: bool = False) -> None:
         self.loading = loading
         if refresh_title:
-            asyncio.ensure_future(self._refresh_title())
+            spawn(self._refresh_title(), f"reading the title of tab {self.id}")
 
     async def _refresh_title(self) -> None:
-        with contextlib.suppress(Exception):
+        with tolerated(f"reading the title of tab {self.id}"):  # it navigated or closed
             self.title = await self.page.title()
-        with contextlib.suppress(Exception):
+        if self in self.session.tabs:  # closed meanwhile: nothing to update
             self._emit(ev.TAB_UPDATED, **self.info())
 
 

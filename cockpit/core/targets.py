@@ -72,7 +72,7 @@ async def _selector(tab: Tab, selector: str):
     locator = tab.page.locator(selector)
     try:
         await locator.count()  # parses the selector now, not after an action timeout
-    except Exception as exc:
+    except PlaywrightError as exc:
         detail = str(exc).splitlines()[0]
         raise UsageError(f"selector `{selector}` does not parse ({detail}): fix it, or use a "
                          f"ref from `snapshot -i`") from None

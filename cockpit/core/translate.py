@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.async_api import Error as PlaywrightError
+
 from .errors import CommandError, UsageError
 
 # What `diagnose` finds about an element a timed-out action could not use.
@@ -101,7 +103,7 @@ async def _timeout_error(text: str, what: str, locator) -> CommandError:
                 return CommandError(f"{what}: nothing matches on the page: check the selector, "
                                     "or take a new snapshot")
             info = await locator.first.evaluate(DIAGNOSE_JS, timeout=1000)
-        except Exception:
+        except PlaywrightError:  # gone or busy: the plain timeout message stands
             info = None
         if info:
             if info["cover"]:

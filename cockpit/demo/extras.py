@@ -120,7 +120,8 @@ def never(h: DemoHandler) -> None:
     h.wfile.write(
         b"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         b"<title>Never finishes \xe2\x80\x94 Cockpit Demo</title>"
-        b"<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\n"
+        b"<link rel=\"icon\" href=\"data:,\">"
+        b"<link rel=\"stylesheet\" href=\"/static/style.css\"></head>\n"
         b"<body><main><h1>This page never finishes loading</h1>\n"
         b"<p>The server keeps the connection open without ending the page.</p>\n")
     h.wfile.flush()

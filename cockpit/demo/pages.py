@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import re
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 SITE_NAME = "Cockpit Demo"
@@ -31,7 +31,7 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def site_file(name: str) -> str:
     """A file from the package's `site/` folder (read once; it ships with the code)."""
     return resources.files(__package__).joinpath("site").joinpath(name).read_text(encoding="utf-8")

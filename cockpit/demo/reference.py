@@ -47,7 +47,7 @@ def _paragraph(rng: random.Random, index: int) -> str:
 
 def _table(rng: random.Random, index: int, title: str) -> str:
     rows = []
-    for r in range(rng.randint(4, 6)):
+    for _ in range(rng.randint(4, 6)):
         name = f"{rng.choice(_WORDS)}_{rng.choice(_WORDS)}"
         rows.append(f"<tr><th scope=\"row\"><code>{esc(name)}</code></th>"
                     f"<td>{rng.randint(1, 3600)}</td><td>{esc(_sentence(rng))}</td></tr>")

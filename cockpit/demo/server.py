@@ -157,10 +157,10 @@ class DemoHandler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         """Silent: the cockpit's terminal UI may own stderr."""
 
-    def do_GET(self) -> None:  # noqa: N802 (name fixed by BaseHTTPRequestHandler)
+    def do_GET(self) -> None:
         self._dispatch("GET")
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         self._dispatch("POST")
 
     def _dispatch(self, method: str) -> None:
@@ -178,7 +178,7 @@ class DemoHandler(BaseHTTPRequestHandler):
                 extras.not_found(self)
         except (BrokenPipeError, ConnectionResetError, TimeoutError):
             self.close_connection = True  # the browser went away; nothing left to answer
-        except Exception:
+        except Exception:  # noqa: BLE001  its traceback goes to site.errors
             self.site.errors.append(traceback.format_exc())
             del self.site.errors[:-20]
             self.close_connection = True

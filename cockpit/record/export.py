@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import commands  # noqa: F401  (the registry parse() reads)
+from ..core.errors import CommandError
 from ..core.parser import parse
 from ..core.registry import REGISTRY, Registry
 from ..core.secrets import USE
@@ -118,7 +119,7 @@ def _step(step: dict[str, Any], origin: str, registry: Registry) -> list[str]:
         return []
     try:
         inv = parse(step["command"], registry)
-    except Exception:
+    except CommandError:  # a command this version does not know, or malformed quotes
         return [f"# not exported (cannot be read): {_comment(step['command'])}"]
     spec, p = inv.spec, inv.params
     name = spec.name

@@ -9,6 +9,7 @@ import shlex
 from typing import Any
 
 from ..core import commands  # noqa: F401  (the registry parse() reads)
+from ..core.errors import CommandError
 from ..core.parser import parse
 from ..core.registry import REGISTRY, Registry
 
@@ -55,15 +56,15 @@ class Masker:
                 self.learn_from(step["command"], step.get("data") or {})
         try:
             inv = parse(command, self.registry)
-        except Exception:
+        except CommandError:  # it did not run, so it put nothing on the page
             return
         spec, params = inv.spec, inv.params
         typed = params.get(spec.typed_text) if spec.typed_text else None
-        if data.get("secret") and isinstance(typed, str) and not typed.startswith("$"):
-            # typed into a password field: recorded as a name replay asks for (--secret)
-            if typed not in self._values:
-                count = sum(1 for v in set(self._values.values()) if v.startswith("$PASSWORD"))
-                self.add(typed, f"$PASSWORD{count + 1 if count else ''}")
+        # typed into a password field: recorded as a name replay asks for (--secret)
+        if (data.get("secret") and isinstance(typed, str) and not typed.startswith("$")
+                and typed not in self._values):
+            count = sum(1 for v in set(self._values.values()) if v.startswith("$PASSWORD"))
+            self.add(typed, f"$PASSWORD{count + 1 if count else ''}")
         for arg in spec.masked_args:  # a stored value (a cookie's, say) may be a credential
             value = params.get(arg)
             if isinstance(value, str):

@@ -4,6 +4,7 @@ killed cockpit leaves a file whose finished steps all parse."""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
@@ -14,6 +15,8 @@ from .. import __version__
 from ..core import events as ev
 from ..core.targets import as_ref
 from .mask import Masker
+
+log = logging.getLogger(__name__)
 
 FORMAT = "cockpit-recording"
 VERSION = 1
@@ -84,6 +87,7 @@ class Recorder:
                 self._write({"type": "event", "time": event.time, "kind": event.kind,
                              "data": _small(event.data)})
         except Exception as exc:  # a recording problem must never stop the session
+            log.error("recording to %s failed", self.path, exc_info=True)
             self.session.bus.emit(ev.PAGE_ERROR, tab=None,
                                   text=f"recording to {self.path} failed: {exc}")
 

@@ -5,6 +5,7 @@ replays; the recorded site's origin can be moved (`--origin`) to where it runs n
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ from ..core.secrets import USE
 from ..core.targets import as_ref
 from .mask import MASK
 from .reader import Recording
+
+log = logging.getLogger(__name__)
 
 REPLAYED_SOURCES = {"human", "agent", "script", "replay"}
 
@@ -115,7 +118,8 @@ class Replayer:
         if tab.snapshot is None or tab.snapshot.url != tab.url:
             try:
                 await tab.take_snapshot()
-            except Exception:
+            except Exception:  # the step then runs with its recorded refs, as written
+                log.debug("no snapshot to map %r's refs", line, exc_info=True)
                 return line, []
         refs = tab.snapshot.refs
         notes, out = [], []

@@ -89,7 +89,7 @@ class CockpitApp(App):
         """Hot reload: theme files edited or added while the app runs."""
         try:
             await self.theme_reloader.watch(self._themes_stop)
-        except Exception as exc:  # e.g. out of inotify watches: the themes still work
+        except Exception as exc:  # noqa: BLE001  shown; e.g. out of inotify watches
             self.notify(f"theme files are not watched: {exc}", title="Theme",
                         severity="warning", markup=False)
 
@@ -130,7 +130,7 @@ class CockpitApp(App):
         if self.owns_session:
             try:
                 await (self.host.start() if self.host else self.session.start())
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001  shown in the status bar and a notice
                 self.query_one(StatusBar).set(last_error=str(exc))
                 self.notify(str(exc), title="The browser did not start", severity="error",
                             timeout=30, markup=False)

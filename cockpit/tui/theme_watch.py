@@ -5,6 +5,7 @@ with its reason in a notification, and the last good version stays."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 from textual.app import App
@@ -13,6 +14,8 @@ from watchfiles import Change, awatch
 
 from .themes import (APP_VARIABLES, DEFAULT_THEME, ThemeRefused, is_theme_file, load_theme,
                      theme_dirs)
+
+log = logging.getLogger(__name__)
 
 
 def css_failure(exc: Exception, theme: Theme | None) -> str:
@@ -24,8 +27,8 @@ def css_failure(exc: Exception, theme: Theme | None) -> str:
                 name = token.referenced_by.name if token.referenced_by else None
                 if name and f"variables.{name}" not in names:
                     names.append(f"variables.{name}")
-    except Exception:
-        pass
+    except Exception:  # another layout: fall back to the theme's own variables below
+        log.debug("cannot read the variables out of Textual's CSS error", exc_info=True)
     if not names:
         names = [f"variables.{v}" for v in (theme.variables if theme else {})
                  if v not in APP_VARIABLES]
@@ -63,7 +66,8 @@ class ThemeReloader:
         self.app.theme = name
         try:  # now, so that a bad variable is a message instead of a crash
             self.app.refresh_css(animate=False)
-        except Exception as exc:
+        except Exception as exc:  # the message names the variable; the log has the rest
+            log.warning("theme %s does not apply", name, exc_info=True)
             self.app.theme = next(t for t in (DEFAULT_THEME, before, "textual-dark")
                                   if t != name and t in self.app.available_themes)
             self.app.refresh_css(animate=False)
@@ -92,7 +96,8 @@ class ThemeReloader:
         if self.app.theme == theme.name:
             try:  # a Textual variable the CSS cannot take fails here, not in the app's loop
                 self.app.refresh_css(animate=False)
-            except Exception as exc:
+            except Exception as exc:  # shown below; the log has the traceback
+                log.warning("theme file %s does not apply", path, exc_info=True)
                 if previous is not None:
                     self.app.register_theme(previous)
                 self.app.refresh_css(animate=False)
@@ -125,5 +130,6 @@ class ThemeReloader:
                 try:
                     self.reload(path)
                 except Exception as exc:  # one bad reload must not end hot reload
+                    log.warning("reloading theme file %s failed", path, exc_info=True)
                     self.app.notify(f"{path}: {exc}", title="Theme reload failed",
                                     severity="error", timeout=10, markup=False)

@@ -162,7 +162,7 @@ def load_theme(path: Path) -> Theme:
     theme = Theme(**data)
     try:  # what Textual does when the theme is applied: fail here, not in the running app
         theme.to_color_system().generate()
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001  shown: the refusal names the file and the error
         raise ThemeRefused([Problem(path, "", f"Textual cannot build it: {exc}")]) from None
     return theme
 

@@ -73,7 +73,7 @@ PAGE = b"""<!doctype html><html><head><title>bench</title></head><body>
 
 
 class _Page(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+    def do_GET(self) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(PAGE)))
@@ -140,7 +140,7 @@ class Served:
                     if k not in ("COCKPIT_SOCKET", "COCKPIT_SESSION")}
         self.env["COCKPIT_STATE_DIR"] = state
         self.workspace = workspace
-        self.stderr = tempfile.TemporaryFile(mode="w+")
+        self.stderr = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115  open while it runs
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cockpit", "serve", "--session", SESSION], cwd=workspace,
             env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -21,10 +21,10 @@ from pathlib import Path
 
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 
-from cockpit.core import Session  # noqa: E402
-from cockpit.core.diff import diff  # noqa: E402
-from cockpit.core.snapshot import Snapshot  # noqa: E402
-from cockpit.demo.server import DemoSite  # noqa: E402
+from cockpit.core import Session
+from cockpit.core.diff import diff
+from cockpit.core.snapshot import Snapshot
+from cockpit.demo.server import DemoSite
 
 # Interactive elements a person could use: visible ones, by the browser's own test.
 COUNT_INTERACTIVE_JS = """() => [...document.querySelectorAll(

@@ -22,11 +22,11 @@ from pathlib import Path
 
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 
-from playwright.async_api import async_playwright  # noqa: E402
+from playwright.async_api import async_playwright
 
-from cockpit.core import Session  # noqa: E402
-from cockpit.core.browser import plan_launch  # noqa: E402
-from cockpit.demo.server import DemoSite  # noqa: E402
+from cockpit.core import Session
+from cockpit.core.browser import plan_launch
+from cockpit.demo.server import DemoSite
 
 ROUNDS = 7
 PATHS = ("/reference", "/playground", "/")

@@ -17,9 +17,9 @@ from pathlib import Path
 
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 
-from cockpit.core import Session  # noqa: E402
-from cockpit.demo.server import DemoSite  # noqa: E402
-from cockpit.record.recorder import Recorder  # noqa: E402
+from cockpit.core import Session
+from cockpit.demo.server import DemoSite
+from cockpit.record.recorder import Recorder
 
 ROUNDS = 100
 

@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 
-from cockpit.core import Session  # noqa: E402
-from cockpit.core.settle import GRACE_S  # noqa: E402
-from cockpit.demo.server import DemoSite  # noqa: E402
+from cockpit.core import Session
+from cockpit.core.settle import GRACE_S
+from cockpit.demo.server import DemoSite
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "15"))
 

@@ -31,18 +31,18 @@ import tracemalloc
 
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 
-from rich.text import Text  # noqa: E402
-from textual import events  # noqa: E402
-from textual.app import App, ComposeResult  # noqa: E402
-from textual.widgets import DataTable  # noqa: E402
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.widgets import DataTable
 
-from cockpit.core import REGISTRY  # noqa: E402
-from cockpit.core import events as ev  # noqa: E402
-from cockpit.core.events import EventBus  # noqa: E402
-from cockpit.core.result import Result  # noqa: E402
-from cockpit.tui.app import CockpitApp  # noqa: E402
-from cockpit.tui.command_log import MAX_ROWS, CommandLog  # noqa: E402
-from cockpit.tui.prompt import Prompt  # noqa: E402
+from cockpit.core import REGISTRY
+from cockpit.core import events as ev
+from cockpit.core.events import EventBus
+from cockpit.core.result import Result
+from cockpit.tui.app import CockpitApp
+from cockpit.tui.command_log import MAX_ROWS, CommandLog
+from cockpit.tui.prompt import Prompt
 
 SIZE = (160, 48)
 ROWS = 10_000

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from playwright.async_api import Error as PlaywrightError
+
 from ..errors import CommandError, UsageError
 from ..registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
 from ..result import Outcome
@@ -57,7 +59,7 @@ async def _into(ctx, target: str, action, done: str) -> Outcome:
 async def _is_password(loc) -> bool:
     try:
         return bool(await loc.evaluate(IS_PASSWORD_JS, timeout=1000))
-    except Exception:
+    except PlaywrightError:  # gone or busy: the fill itself reports what went wrong
         return False
 
 

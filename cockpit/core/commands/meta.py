@@ -12,7 +12,8 @@ from ..result import Outcome
 def split_chain(words: list[str]) -> list[str]:
     """`chain a x ; b y` or `chain "a x" "b y"` -> ["a x", "b y"]."""
     if ";" in words:
-        lines, current = [], []
+        lines: list[str] = []
+        current: list[str] = []
         for word in words + [";"]:
             if word == ";":
                 if current:

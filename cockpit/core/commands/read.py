@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urljoin
 
+from playwright.async_api import Error as PlaywrightError
+
 from ..diff import diff
 from ..errors import CommandError, UsageError
 from ..registry import INT, TARGET, Arg, Flag, command
@@ -31,8 +33,8 @@ async def _mark_clickable(tab) -> set[str]:
     for i in indices:
         try:
             text = await candidates.nth(i).aria_snapshot(mode="ai", depth=1, timeout=1000)
-        except Exception:
-            continue  # gone or hidden meanwhile
+        except PlaywrightError:
+            continue  # gone or hidden meanwhile: not clickable now
         first = Snapshot.from_text(text)
         if first.roots and first.roots[0].ref:
             refs.add(first.roots[0].ref)
@@ -165,10 +167,12 @@ FORMS_JS = """() => {
     required: el.required, disabled: el.disabled, selector: sel(el)});
   const fields = 'input:not([type=hidden]),select,textarea,button';
   const forms = [...document.forms].map((f, i) => ({
-    name: f.getAttribute('name') || f.id || `form ${i + 1}`, method: (f.method || 'get').toUpperCase(),
+    name: f.getAttribute('name') || f.id || `form ${i + 1}`,
+    method: (f.method || 'get').toUpperCase(),
     action: f.getAttribute('action') || '', selector: f.id ? '#' + CSS.escape(f.id) : null,
     fields: [...f.querySelectorAll(fields)].map(field)}));
-  const loose = [...document.querySelectorAll(fields)].filter(el => !el.form && el.tagName !== 'BUTTON');
+  const loose = [...document.querySelectorAll(fields)]
+    .filter(el => !el.form && el.tagName !== 'BUTTON');
   if (loose.length) forms.push({name: '(fields outside a form)', method: '', action: '',
     selector: null, fields: loose.map(field)});
   return forms;

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from playwright.async_api import Error as PlaywrightError
+
 from ..errors import CommandError, UsageError
 from ..registry import FILE, INT, Arg, Flag, command
 from ..result import Outcome
@@ -90,7 +92,7 @@ async def storage(ctx, a) -> Outcome:
     kind = "session" if a.session else "local"
     try:
         found = await ctx.page.evaluate(STORAGE_JS, [kind, action, a.key, a.value])
-    except Exception as exc:
+    except PlaywrightError as exc:  # about:blank, data: URLs and the like have no storage
         raise CommandError(f"this page has no {kind}Storage ({ctx.page.url}): open a web page "
                            f"first ({str(exc).splitlines()[0]})") from None
     label = f"{kind}Storage"

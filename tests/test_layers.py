@@ -1,0 +1,98 @@
+"""The engine stays an engine: every module of cockpit/core imports without Textual and
+without any layer above it (tui, cli, control, record, demo). Each check is proven able
+to fail: the same check runs on a copy of the package with a violation planted in it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UPPER = ("cockpit.tui", "cockpit.cli", "cockpit.control", "cockpit.record", "cockpit.demo")
+
+# Runs in a fresh interpreter: import every module file under <root>/cockpit/core, then
+# list what got loaded that the engine must never load.
+CHECK = """
+import importlib, sys
+from pathlib import Path
+root = Path(sys.argv[1])
+sys.path.insert(0, str(root))
+import cockpit
+assert Path(cockpit.__file__).is_relative_to(root), f"wrong cockpit: {cockpit.__file__}"
+core = root / "cockpit" / "core"
+names = sorted(".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+               for p in core.rglob("*.py"))
+for name in names:
+    importlib.import_module(name)
+upper = sys.argv[2].split(",")
+bad = sorted(m for m in sys.modules
+             if m.split(".")[0] in ("textual", "textual_image")
+             or any(m == u or m.startswith(u + ".") for u in upper))
+print(len(names), "modules imported")
+if bad:
+    sys.exit("cockpit.core loaded: " + ", ".join(bad))
+"""
+
+
+def check_core(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-c", CHECK, str(root), ",".join(UPPER)],
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def planted_copy(tmp_path: Path, module: str, line: str) -> Path:
+    """A copy of the package (and pyproject.toml) with `line` added to one core module."""
+    shutil.copytree(ROOT / "cockpit", tmp_path / "cockpit",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    target = tmp_path / "cockpit" / "core" / module
+    target.write_text(target.read_text() + f"\n{line}  # planted by the test\n")
+    return tmp_path
+
+
+def test_every_core_module_imports_without_textual_or_an_upper_layer():
+    out = check_core(ROOT)
+    assert out.returncode == 0, out.stderr or out.stdout
+    count = int(out.stdout.split()[0])
+    on_disk = len(list((ROOT / "cockpit" / "core").rglob("*.py")))
+    assert count == on_disk > 30  # every file, not just the lazy package
+
+
+@pytest.mark.parametrize("line", ["import textual", "from cockpit import tui",
+                                  "import cockpit.record.recorder"])
+def test_the_check_fails_on_a_planted_violation(tmp_path, line):
+    out = check_core(planted_copy(tmp_path, "storage_state.py", line))
+    assert out.returncode != 0
+    assert "cockpit.core loaded:" in out.stderr, out.stderr
+
+
+lint_imports = shutil.which("lint-imports")
+needs_linter = pytest.mark.skipif(lint_imports is None, reason="import-linter not installed")
+
+
+def run_lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([str(lint_imports), "--no-cache"], cwd=root, capture_output=True,
+                          text=True, env=env, timeout=120)
+
+
+@needs_linter
+def test_the_import_contracts_hold():
+    out = run_lint_imports(ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+@needs_linter
+@pytest.mark.parametrize(("line", "broken"), [
+    ("import textual", "never import Textual BROKEN"),
+    ("from cockpit import tui", "Layers: cli > tui"),
+])
+def test_lint_imports_fails_on_a_planted_violation(tmp_path, line, broken):
+    out = run_lint_imports(planted_copy(tmp_path, "render.py", line))
+    assert out.returncode != 0, out.stdout
+    assert broken in out.stdout and "BROKEN" in out.stdout, out.stdout
