@@ -51,10 +51,12 @@ async def test_f12_walks_a_recording_step_by_step_in_an_attached_tui(
             await pilot.press("n")
             await until(pilot, lambda: cell(app, 0, 6) == "as recorded")
             assert s.active.url == f"{site.url}/login" and cell(app, 1, 6) == ""
-            await pilot.press("n")  # the step that failed silently in attach before
+            await pilot.press("n")
             await until(pilot, lambda: cell(app, 1, 6) == "as recorded")
             assert cell(app, 2, 6) == ""
-            await pilot.press("n")  # its ref found again over the socket
+            # its ref found again over the socket (this step failed silently in attach:
+            # replay asked the remote session for its tab object)
+            await pilot.press("n")
             await until(pilot, lambda: cell(app, 2, 6) == "as recorded")
             email = next(r for r, n in s.active.snapshot.refs.items() if n.name == "Email")
             assert s.active.snapshot.refs[email].value == site.email  # ran in the host
