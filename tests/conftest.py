@@ -52,7 +52,9 @@ async def s(browser_session, site):
     session.buffers.console.clear()
     session.buffers.network.clear()
     session.buffers.dialogs.clear()
+    session.agent = None  # a test's agent is gone with it
     yield session
+    session.agent = None
 
 
 async def ok(session: Session, line: str):

@@ -1,8 +1,8 @@
 """A browserless stand-in for `cockpit.core.Session`, for TUI snapshot tests.
 
-`FakeSession` has the surface `CockpitApp` uses (name, registry, bus, run, status,
-tabs_info, refs_info, refs, picture, start, close) and nothing else. Every event it emits
-carries a fixed time from its own clock, so a screenshot of the command log is the same on
+`FakeSession` has the session surface (`cockpit.core.surface.SessionSurface`, checked by
+mypy in `tests/surface_check.py`) plus start and close, and nothing else. Every event
+it emits carries a fixed time from its own clock, so a screenshot of the command log is the same on
 every run (with TZ=UTC: the log shows local times).
 """
 
@@ -107,14 +107,15 @@ class FakeSession:
         pass
 
     # --- running commands -----------------------------------------------------------------
-    async def run(self, line: str, source: str = "human") -> Result:
+    async def run(self, line: str, source: str = "human", *,
+                  timeout: float | None = None) -> Result:
         command_id = next(self._ids)
         self.lines.append((line, source))
         queued = self.clock
         self.clock += STEP_S
         self.bus.emit_at(queued, ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
         self.bus.emit_at(queued, ev.COMMAND_STARTED, id=command_id, command=line,
-                         source=source)
+                         source=source, targets=self._targets(line))
         result, side_events = self._answer(line, source)
         for kind, data in side_events:
             self.bus.emit_at(queued + result.ms / 1000, kind, **data)
@@ -122,6 +123,12 @@ class FakeSession:
         self.bus.emit_at(queued + result.ms / 1000, ev.COMMAND_FINISHED, id=command_id,
                          source=source, exit_code=result.exit_code, **result.to_json())
         return result
+
+    def _targets(self, line: str) -> dict[str, dict[str, Any]]:
+        known = {r: (role, name) for r, role, name, _ in REFS}
+        return {w.lstrip("@"): {"role": known[w.lstrip("@")][0],
+                                "name": known[w.lstrip("@")][1], "nth": 0}
+                for w in line.split()[1:] if w.lstrip("@") in known}
 
     def _answer(self, line: str, source: str) -> tuple[Result, list[tuple[str, dict]]]:
         try:
@@ -191,6 +198,16 @@ class FakeSession:
 
     async def picture(self, labels: bool = False, timeout: float = 3.0) -> bytes | None:
         return None
+
+    async def current_refs(self) -> list[tuple[str, str, str, str]]:
+        return self.refs_info()
+
+    @property
+    def secret_names(self) -> list[str]:
+        return []
+
+    async def agent_control(self, action: str) -> str:
+        return "no agent: start one with cockpit --agent CMD"
 
 
 PRELOAD = [

@@ -31,6 +31,7 @@ class Host:
         self.recorder = start_recording(self.session)  # before the agent's first step
         if self.agent_command:
             self.agent = AgentProcess(self.agent_command, self.session, self.server.socket)
+            self.session.agent = self.agent  # F8/F9 and the socket's agent op reach it
             await self.agent.start()
 
     async def close(self) -> None:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from ..core import events as ev
+from ..core.agent import describe  # noqa: F401  (its home was here: kept importable)
 from ..core.events import Event
 from .discovery import ENV_SESSION, ENV_SOCKET
 
@@ -199,11 +200,3 @@ async def _ended(proc, timeout: float) -> bool:
         await asyncio.sleep(0.05)
     return proc.returncode is not None
 
-
-def describe(state: dict) -> str:
-    """One line for views, from an agent.state event's data."""
-    if state.get("state") == "waiting" and state.get("waiting_for"):
-        return f"waiting for `{state['waiting_for']}`"
-    if state.get("state") == "exited":
-        return state.get("detail") or "exited"
-    return state.get("state") or "no agent"

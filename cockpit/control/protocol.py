@@ -8,7 +8,11 @@
     server: {"id": 1, "waiting": "the human has control: ..."}  before an answer that waits
     client: {"id": 2, "op": "subscribe", "history": true}
     server: {"id": 2, "ok": true, ...} then {"event": {"kind": ..., "time": ..., "data": ...}}
-    ops: run (the default when "command" is given), subscribe, state, picture, ping
+    client: {"id": 3, "op": "agent", "action": "pause"}
+    server: {"id": 3, "ok": true, "output": "agent paused"}
+    ops: run (the default when "command" is given), subscribe, state, picture, ping,
+    refs (the active tab's refs for the page it shows now), agent (pause, resume, stop,
+    start or restart the session's agent)
 
 Standard library only: `cockpit exec` imports this on every agent step.
 """
@@ -24,8 +28,9 @@ if TYPE_CHECKING:
 PROTOCOL = 1
 MAX_REQUEST = 1 << 20  # bytes in one request line
 SOURCES = ("agent", "human", "replay", "script")
-OPS = ("run", "subscribe", "state", "picture", "ping")
-FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels"}
+OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent")
+FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels", "action"}
+AGENT_ACTIONS = ("pause", "resume", "stop", "start", "restart")  # core.agent.ACTIONS
 
 
 class ProtocolError(Exception):
@@ -81,4 +86,7 @@ def check_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         if timeout is not None and (isinstance(timeout, bool)
                                     or not isinstance(timeout, (int, float)) or timeout <= 0):
             raise ProtocolError('"timeout" must be a number of seconds above 0', request_id)
+    if op == "agent" and message.get("action") not in AGENT_ACTIONS:
+        raise ProtocolError(f'"action" must be one of {", ".join(AGENT_ACTIONS)}',
+                            request_id)
     return op, message

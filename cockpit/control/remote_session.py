@@ -18,6 +18,7 @@ from ..core import events as ev
 from ..core.events import Event, EventBus
 from ..core.registry import REGISTRY
 from ..core.result import Result
+from ..core.surface import RefInfo
 
 
 class _HeldBus(EventBus):
@@ -52,7 +53,7 @@ class RemoteSession:
         self.bus = _HeldBus()
         self.ended = False
         self._state: dict[str, Any] = {"status": {"session": self.name, "headed": False},
-                                       "tabs": [], "refs": []}
+                                       "tabs": [], "refs": [], "secrets": []}
         self._dirty = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
 
@@ -92,10 +93,17 @@ class RemoteSession:
     async def run(self, line: str, source: str = "human", *,
                   timeout: float | None = None) -> Result:
         try:
-            return await self.client.run(line, source=source, timeout=timeout)
+            result = await self.client.run(line, source=source, timeout=timeout)
         except Unreachable as exc:
             return Result(line, ok=False, error=f"{exc}; nothing ran", exit_code=3,
                           source=source)
+        # read your own writes: once run returns, status(), tabs and refs show its effect
+        # (replay compares the URL it ended on), not the copy from before it
+        try:
+            self._state = await self.client.state()
+        except Unreachable:
+            pass  # the session ended: _follow says so
+        return result
 
     async def picture(self, labels: bool = False, timeout: float = 3.0) -> bytes | None:
         try:
@@ -112,11 +120,32 @@ class RemoteSession:
     def tabs_info(self) -> list[dict[str, Any]]:
         return self._state["tabs"]
 
-    def refs_info(self) -> list[tuple[str, str, str, str]]:
-        return [tuple(r) for r in self._state["refs"]]
+    def refs_info(self) -> list[RefInfo]:
+        return [(r[0], r[1], r[2], r[3]) for r in self._state["refs"]]
 
     def refs(self) -> list[tuple[str, str, str]]:
         return [(r[0], r[1], r[2]) for r in self._state["refs"]]
+
+    @property
+    def secret_names(self) -> list[str]:
+        return list(self._state.get("secrets") or [])
+
+    async def current_refs(self) -> list[RefInfo]:
+        try:
+            reply = await self.client.request("refs")
+        except Unreachable:
+            return self.refs_info()  # the last ones known; the session has ended
+        if not reply.get("ok"):
+            raise RuntimeError(reply.get("error") or "the session could not list its refs")
+        return [(r[0], r[1], r[2], r[3]) for r in reply["data"]["refs"]]
+
+    async def agent_control(self, action: str) -> str:
+        """The host's agent, paused or stopped there (F8/F9 in an attached TUI)."""
+        try:
+            reply = await self.client.request("agent", action=action)
+        except Unreachable as exc:
+            return f"{exc}: the agent was not reached"
+        return reply.get("output") or reply.get("error") or "no answer from the session"
 
     async def close(self) -> None:
         """Leave: the session itself runs on."""

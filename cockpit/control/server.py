@@ -290,6 +290,10 @@ class _Connection:
             reply.update(ok=png is not None, data={
                 "png": base64.b64encode(png).decode() if png else None},
                 error=None if png else "no picture: the tab is closed or a dialog is open")
+        elif op == "refs":
+            reply.update(ok=True, data={"refs": await self.session.current_refs()})
+        elif op == "agent":
+            reply.update(ok=True, output=await self.session.agent_control(request["action"]))
         elif op == "subscribe":
             await self.stream(request)
             return
@@ -361,4 +365,4 @@ def size_of(event: Event) -> int:
 
 def state_of(session) -> dict[str, Any]:
     return {"status": session.status(), "tabs": session.tabs_info(),
-            "refs": session.refs_info()}
+            "refs": session.refs_info(), "secrets": session.secret_names}

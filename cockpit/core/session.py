@@ -12,6 +12,7 @@ from typing import Any
 from playwright.async_api import BrowserContext, Playwright, async_playwright
 
 from . import commands  # noqa: F401  (registers every command before the first run)
+from . import agent as agents
 from . import events as ev
 from .annotate import draw_ref_labels, remove_ref_labels
 from .browser import LaunchPlan, launch, plan_launch
@@ -26,6 +27,7 @@ from .registry import REGISTRY, Registry
 from .result import Result
 from .secrets import Secrets
 from .tab import Tab
+from .targets import refs_used
 from .workspace import session_dir
 
 log = logging.getLogger(__name__)
@@ -76,6 +78,7 @@ class Session:
         self.trace_parts = 0
         self.switching = False  # relaunching the browser (handoff): its old pages close
         self.handoff = Handoff(self)
+        self.agent: agents.Agent | None = None  # set by the lifecycle that starts one
 
     # --- lifecycle ----------------------------------------------------------------------
     async def __aenter__(self) -> Session:
@@ -170,7 +173,11 @@ class Session:
                                 f"again, or give a longer timeout")
                 return result
             try:
-                self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source)
+                # the refs it uses, as known before it runs: the recorder and replay
+                # (also over the socket) find the elements again by role and name
+                self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
+                              targets=refs_used(self.active.snapshot if self.active else None,
+                                               line))
                 result = (self.handoff.refuse_stale(line, source)
                           or await execute_line(self, line, source))
                 self.handoff.after_command(result, source)
@@ -331,3 +338,20 @@ class Session:
 
     def tabs_info(self) -> list[dict[str, Any]]:
         return [t.info() for t in self.tabs]
+
+    async def current_refs(self) -> list[tuple[str, str, str, str]]:
+        """refs_info() of the page the active tab shows now: a snapshot is taken first
+        when there is none or the last one is of another page."""
+        tab = await self.ensure_tab()
+        async with self._lock:  # a snapshot replaces the one refs are checked against
+            if tab.snapshot is None or tab.snapshot.url != tab.url:
+                await tab.take_snapshot()
+        return self.refs_info()
+
+    @property
+    def secret_names(self) -> list[str]:
+        return sorted(self.secrets.values)
+
+    async def agent_control(self, action: str) -> str:
+        """pause, resume, stop, start or restart the agent; one line saying how it is."""
+        return await agents.control(self.agent, action)

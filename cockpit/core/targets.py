@@ -14,6 +14,7 @@ from .errors import StaleRefError, UsageError
 from .tab import DOC_TOKEN_JS
 
 if TYPE_CHECKING:
+    from .snapshot import Snapshot
     from .tab import Tab
 
 REF = re.compile(r"^(?:@|ref=)?((?:f\d+)?e\d+)$")
@@ -23,6 +24,31 @@ NEW_SNAPSHOT = "take a new snapshot (`snapshot -i`) and use its refs"
 def as_ref(target: str) -> str | None:
     m = REF.match(target.strip())
     return m.group(1) if m else None
+
+
+def refs_used(snap: Snapshot | None, line: str) -> dict[str, dict[str, str | int]]:
+    """Role and name of every ref the line uses, as the snapshot knew them before the step
+    ran (the `targets` of its command.started event): what replay finds the element by
+    when refs are numbered differently, and how the recorder knows a password field."""
+    found: dict[str, dict[str, str | int]] = {}
+    if snap is None or not snap.refs:
+        return found
+    for word in line.split()[1:]:
+        ref = as_ref(word.strip("'\""))
+        node = snap.refs.get(ref) if ref else None
+        if ref and node is not None:
+            found[ref] = {"role": node.role, "name": node.name, "nth": _nth(snap, ref)}
+    return found
+
+
+def _nth(snap: Snapshot, ref: str) -> int:
+    """How many elements of the ref's role and name come before it (document order)."""
+    node, count = snap.refs[ref], 0
+    for other, n in snap.refs.items():
+        if other == ref:
+            return count
+        count += n.role == node.role and n.name == node.name
+    return count
 
 
 async def resolve(tab: Tab, target: str):

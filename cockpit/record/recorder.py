@@ -9,14 +9,17 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..core import events as ev
-from ..core.targets import as_ref
 from .mask import Masker
 
 log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:
+    from ..core.session import Session
+    from ..core.surface import SessionSurface
 
 FORMAT = "cockpit-recording"
 VERSION = 1
@@ -34,22 +37,27 @@ def default_path(session_name: str) -> Path:
     return recordings_dir() / f"{session_name}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
-def start_recording(session) -> Recorder | None:
+def start_recording(session: Session) -> Recorder | None:
     """The recorder for a session whose CLI asked for one (session.recording_path)."""
     if session.recording_path is None:
         return None
-    return Recorder(session, session.recording_path).start()
+    return Recorder(session, session.recording_path, session.secrets.values).start()
 
 
 class Recorder:
-    """Attach with `Recorder(session, path).start()`; `close()` detaches."""
+    """Attach with `Recorder(session, path).start()`; `close()` detaches. It needs only
+    the session surface: the refs each step used come in its command.started event."""
 
-    def __init__(self, session, path: Path) -> None:
+    def __init__(self, session: SessionSurface, path: Path,
+                 secrets: dict[str, str] | None = None) -> None:
         self.session = session
         self.path = Path(path)
-        self.masker = Masker(session.secrets.values, session.registry)
+        if secrets is None:  # a local session's --secret values (a remote one keeps them)
+            local = getattr(session, "secrets", None)
+            secrets = local.values if local is not None else {}
+        self.masker = Masker(secrets, session.registry)
         self.steps = 0
-        self._targets: dict[Any, dict[str, dict[str, str]]] = {}
+        self._targets: dict[Any, dict[str, dict[str, Any]]] = {}
         self._fd: int | None = None
         self._unsubscribe = None
 
@@ -80,7 +88,7 @@ class Recorder:
     def _on_event(self, event) -> None:
         try:
             if event.kind == ev.COMMAND_STARTED:
-                self._targets[event.data["id"]] = self._refs_of(event.data["command"])
+                self._targets[event.data["id"]] = event.data.get("targets") or {}
             elif event.kind == ev.COMMAND_FINISHED:
                 self._step(event)
             elif ev.kind_of(event.kind).recorded:  # declared in core/events.py
@@ -91,19 +99,6 @@ class Recorder:
             self.session.bus.emit(ev.PAGE_ERROR, tab=None,
                                   text=f"recording to {self.path} failed: {exc}")
 
-    def _refs_of(self, line: str) -> dict[str, dict[str, str]]:
-        """Role and name of every ref the line uses, as the snapshot knew them before the
-        step ran: what replay finds the element by when refs are numbered differently."""
-        tab = self.session.active
-        snap = tab.snapshot if tab is not None else None
-        found = {}
-        for word in line.split()[1:]:
-            ref = as_ref(word.strip("'\""))
-            node = snap.refs.get(ref) if snap and ref else None
-            if node is not None:  # nth: which of the elements with this role and name
-                found[ref] = {"role": node.role, "name": node.name, "nth": _nth(snap, ref)}
-        return found
-
     def _step(self, event) -> None:
         data = event.data
         details = data.get("data") or {}
@@ -112,8 +107,7 @@ class Recorder:
             details = {**details, "secret": True}  # even when the step failed before typing
         self.masker.learn_from(data["command"], details)
         self.steps += 1
-        tab = details.get("tab") or (self.session.active.info() if self.session.active
-                                     else {})
+        tab = details.get("tab") or self.session.status().get("active") or {}
         record = {"type": "step", "n": self.steps, "time": event.time,
                   "source": data["source"], "command": data["command"], "ok": data["ok"],
                   "exit_code": data["exit_code"], "ms": data["ms"],
@@ -126,16 +120,6 @@ class Recorder:
         if isinstance(details.get("handoff"), dict):
             record["handoff"] = _small(details["handoff"])
         self._write(record)
-
-
-def _nth(snap, ref: str) -> int:
-    """How many elements of the ref's role and name come before it (document order)."""
-    node, count = snap.refs[ref], 0
-    for other, n in snap.refs.items():
-        if other == ref:
-            return count
-        count += n.role == node.role and n.name == node.name
-    return count
 
 
 def _small(data: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import logging
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Collection
 from urllib.parse import urlsplit
 
 from ..core.diff import diff_line
@@ -20,6 +20,9 @@ from .mask import MASK
 from .reader import Recording
 
 log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:
+    from ..core.surface import SessionSurface
 
 REPLAYED_SOURCES = {"human", "agent", "script", "replay"}
 
@@ -52,7 +55,7 @@ def recorded_origin(rec: Recording) -> str | None:
     return None
 
 
-def missing_secrets(rec: Recording, known: dict[str, str]) -> list[str]:
+def missing_secrets(rec: Recording, known: Collection[str]) -> list[str]:
     """`$NAME`s the recorded commands use that this replay was not given."""
     names = {m.group(1) or m.group(2) for s in rec.steps for m in USE.finditer(s["command"])}
     return sorted(n for n in names if n not in known)
@@ -60,9 +63,11 @@ def missing_secrets(rec: Recording, known: dict[str, str]) -> list[str]:
 
 class Replayer:
     """Runs a recording's steps one at a time in `session` (`await step(record)`), so a
-    CLI can run them all and a walkthrough can step, skip and pause between them."""
+    CLI can run them all and a walkthrough can step, skip and pause between them. Any
+    session surface will do: a local one, or a live one over its socket (attach)."""
 
-    def __init__(self, session, rec: Recording, origin: str | None = None) -> None:
+    def __init__(self, session: SessionSurface, rec: Recording,
+                 origin: str | None = None) -> None:
         self.session = session
         self.rec = rec
         self.old_origin = recorded_origin(rec)
@@ -100,7 +105,7 @@ class Replayer:
         result = await self.session.run(line, source="replay")
         report.actual = {"ok": result.ok, "error": result.error,
                          "url": (result.data.get("tab") or {}).get("url")
-                         or (self.session.active.url if self.session.active else None),
+                         or (self.session.status().get("active") or {}).get("url"),
                          "diff": result.data.get("diff")}
         report.expected = {"ok": step.get("ok"), "error": step.get("error"),
                            "url": self.move(step.get("url") or ""), "diff": step.get("diff")}
@@ -114,23 +119,21 @@ class Replayer:
         (and the same place among equals) on the page now."""
         if not targets:
             return line, []
-        tab = await self.session.ensure_tab()
-        if tab.snapshot is None or tab.snapshot.url != tab.url:
-            try:
-                await tab.take_snapshot()
-            except Exception:  # the step then runs with its recorded refs, as written
-                log.debug("no snapshot to map %r's refs", line, exc_info=True)
-                return line, []
-        refs = tab.snapshot.refs
-        notes, out = [], []
+        try:
+            refs = await self.session.current_refs()
+        except Exception as exc:  # noqa: BLE001  the step runs as recorded, and says so
+            return line, [f"its refs were not looked up again ({type(exc).__name__}: "
+                          f"{exc}): run as recorded"]
+        notes: list[str] = []
+        out: list[str] = []
         for word in split_words(line):
             ref = as_ref(word)
             want = targets.get(ref) if ref else None
             if want is None:
                 out.append(word)
                 continue
-            same = [r for r, n in refs.items()
-                    if n.role == want["role"] and n.name == want["name"]]
+            same = [r for r, role, name, _ in refs
+                    if role == want["role"] and name == want["name"]]
             nth = want.get("nth", 0)
             found = same[nth] if nth < len(same) else None  # not another one of its kind
             if found is None:

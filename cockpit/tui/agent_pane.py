@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import RichLog
 
-from ..control.agent_process import describe
+from ..core.agent import describe
 from .messages import AgentOutput
 from .safe import clean, literal
 

@@ -12,9 +12,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
-from ..control.agent_process import describe as describe_agent
+from ..core.agent import describe as describe_agent
 from ..core import events as ev
 from ..core.events import Event
+from ..core.surface import SessionSurface
 from .agent_pane import AgentPane
 from .event_batcher import EngineBatch, EventBatcher
 from .config import apply_config, key_label
@@ -55,7 +56,7 @@ class CockpitApp(App):
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
     ]
 
-    def __init__(self, session, *, url: str | None = None, pictures: bool = True,
+    def __init__(self, session: SessionSurface, *, url: str | None = None, pictures: bool = True,
                  history_path: Path | None = None, theme: str | None = None,
                  owns_session: bool = True, host=None) -> None:
         super().__init__()
@@ -253,30 +254,25 @@ class CockpitApp(App):
                                               ["taken over in the cockpit"])))
 
     # --- the agent subprocess -------------------------------------------------------------
-    @property
-    def agent(self):
-        return self.host.agent if self.host else None
-
+    # Asked of the session, not of an agent object: an attached TUI's agent runs in the
+    # host, and the socket carries the request. Which action a key means comes from the
+    # last agent.state event, which every face receives.
     def action_agent_pause(self) -> None:
-        if self.agent is None:
-            self.notify("no agent: start one with cockpit --agent CMD", markup=False)
-        elif self.agent.state == "paused":
-            self.agent.resume()
-        else:
-            self.agent.pause()
+        paused = self._agent_state.get("state") == "paused"
+        self.agent_control("resume" if paused else "pause")
 
-    @work(group="agent", exclusive=True, exit_on_error=False)
-    async def action_agent_stop(self, restart: bool = False) -> None:
+    def action_agent_stop(self, restart: bool = False) -> None:
         """Stop a running agent; start an exited one again (restart: both)."""
-        agent = self.agent
-        if agent is None:
-            self.notify("no agent: start one with cockpit --agent CMD", markup=False)
-        elif restart:
-            await agent.restart()
-        elif agent.running:
-            await agent.stop()
-        else:
-            await agent.start()
+        state = self._agent_state.get("state")
+        self.agent_control("restart" if restart else
+                           "start" if state in ("exited", "not started") else "stop")
+
+    @work(group="agent", exit_on_error=False)
+    async def agent_control(self, action: str) -> None:
+        message = await self.session.agent_control(action)
+        if message.startswith("agent "):
+            return  # done: the agent pane and status bar show its new state
+        self.notify(message, title="Agent", markup=False)
 
     def refresh_tabs(self) -> None:
         self.query_one(TabsPane).show(self.session.tabs_info())

@@ -16,7 +16,8 @@ from textual.widgets import DataTable, Static
 from ..core.diff import diff_line
 from ..record.reader import UnreadableRecording, read
 from ..record.recorder import recordings_dir
-from ..record.replay import Replayer
+from ..core.surface import SessionSurface
+from ..record.replay import Replayer, missing_secrets
 from .safe import clean
 
 
@@ -38,7 +39,8 @@ class RecordingsScreen(ModalScreen):
                 Binding("s", "walk_skip", "Skip a step", id="recordings.skip"),
                 Binding("p", "walk_pause", "Pause", id="recordings.pause")]
 
-    def __init__(self, session=None, folder: Path | None = None) -> None:
+    def __init__(self, session: SessionSurface | None = None,
+                 folder: Path | None = None) -> None:
         super().__init__()
         self.session = session  # the live one a walkthrough replays in (None: browse only)
         self.folder = folder or recordings_dir()
@@ -106,6 +108,12 @@ class RecordingsScreen(ModalScreen):
                           clean(step.get("url") or ""), "")
         for problem in self.recording.problems:
             self.notify(problem, title=path.name, severity="warning", markup=False)
+        missing = missing_secrets(self.recording, self.session.secret_names) \
+            if self.session is not None else []
+        if missing:  # those steps would type the name itself
+            self.notify(f"it uses {', '.join('$' + m for m in missing)}, which this session "
+                        f"was not given (--secret NAME): those steps will fail or diverge",
+                        title=path.name, severity="warning", markup=False)
         table.focus()
         if self.recording.steps:
             self.show_step(0)
@@ -167,6 +175,10 @@ class RecordingsScreen(ModalScreen):
                 self.next_index += 1
                 if self.is_attached:  # the screen may have been closed meanwhile
                     self._mark(index, report.status)
+        except Exception as exc:  # noqa: BLE001  a worker's error is silent: say it, the screen stays
+            self.app.notify(f"the walkthrough stopped at step {self.next_index + 1}: "
+                            f"{type(exc).__name__}: {exc}", title="Walkthrough",
+                            severity="error", timeout=20, markup=False)
         finally:
             self.walking, self.stop_at = False, None
 
