@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from cockpit.core.registry import REGISTRY
 from cockpit.cli.serve import _tell
 from cockpit.control.remote_session import RemoteSession
 from cockpit.control.server import ControlServer
@@ -118,7 +119,7 @@ async def test_a_new_declaration_is_routed_by_every_consumer(fake_kind, tmp_path
     assert server.history() == [event]
     # the recorder writes it
     session = SimpleNamespace(name="t", bus=EventBus(), secrets=SimpleNamespace(values={}),
-                              active=None)
+                              registry=REGISTRY, status=lambda: {})
     recorder = Recorder(session, tmp_path / "r.jsonl").start()
     session.bus.publish(event)
     session.bus.publish(plain)

@@ -73,7 +73,7 @@ def kind_of(kind: str) -> EventKind:
 
 _K = EventKind
 COMMAND_QUEUED = declare(_K("command.queued", COMMANDS, "CommandData", kept=True))
-COMMAND_STARTED = declare(_K("command.started", COMMANDS, "CommandData", kept=True))
+COMMAND_STARTED = declare(_K("command.started", COMMANDS, "CommandStarted", kept=True))
 COMMAND_FINISHED = declare(_K("command.finished", COMMANDS, "CommandFinished", kept=True))
 TAB_OPENED = declare(_K("tab.opened", TABS, "TabInfo", recorded=True, tabs=True))
 TAB_CLOSED = declare(_K("tab.closed", TABS, "TabClosed", recorded=True, tabs=True, refs=True))
@@ -125,6 +125,11 @@ if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin client
         id: int
         command: str
         source: str  # human, agent, replay, cockpit
+
+    class CommandStarted(CommandData):
+        # role, name and nth of each ref the line uses, as the snapshot knew them before
+        # the step: what the recorder keeps and replay finds the element by
+        targets: dict[str, dict[str, Any]]
 
     class CommandFinished(CommandData):  # and the Result's JSON form
         exit_code: int
