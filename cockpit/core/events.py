@@ -36,6 +36,7 @@ HANDOFF = "handoff"  # the human has control (reason, mode: window, headed or te
 RESUMED = "resumed"  # control is back with the agents; what the human changed
 NEEDS_HUMAN = "needs.human"  # a page needs a person (captcha, code, login) or agents are stuck
 NEEDS_CLEARED = "needs.cleared"
+RECORDING_FAILED = "recording.failed"  # a recording could not be written (path, error)
 
 
 class Event:

@@ -1,4 +1,4 @@
-"""`cockpit export FILE --to pytest`: a recording as a readable pytest-playwright test.
+"""A recording as a readable pytest-playwright test.
 
 Elements are found the way a person names them (role and accessible name, recorded with
 each step), never by ref numbers; secrets stay names read from the environment; the
@@ -7,15 +7,12 @@ recorded site's origin is one constant a run can move with $COCKPIT_ORIGIN."""
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 from ..core import commands  # noqa: F401  (the registry parse() reads)
 from ..core.parser import parse
 from ..core.secrets import USE
 from ..core.targets import as_ref
-from .reader import UnreadableRecording, read
 from .replay import REPLAYED_SOURCES, recorded_origin
 
 HEADER = '''"""{title}
@@ -63,29 +60,6 @@ ACTIONS = {"click": "click()", "dblclick": "dblclick()", "hover": "hover()",
 READ_ONLY = {"snapshot", "snap", "text", "html", "title", "url", "tabs", "links", "forms",
              "console", "network", "dialogs", "status", "help", "?", "attrs", "css", "is",
              "count", "perf", "screenshot", "pdf", "cookies", "storage", "eval", "js"}
-
-
-def export_main(argv: list[str]) -> int:
-    import argparse
-    p = argparse.ArgumentParser(prog="cockpit export", description="Write a test from a "
-                                "recording: pytest-playwright, elements by role and name.")
-    p.add_argument("file", help="a recording (recordings/*.jsonl)")
-    p.add_argument("--to", choices=("pytest",), required=True, help="the kind of test")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="where to write it (default: test_<recording>.py beside it)")
-    args = p.parse_args(argv)
-    try:
-        rec = read(Path(args.file))
-    except UnreadableRecording as exc:
-        print(f"cockpit export: {exc}", file=sys.stderr)
-        return 2
-    for problem in rec.problems:
-        print(f"cockpit export: {args.file}: {problem}", file=sys.stderr)
-    stem = re.sub(r"\W+", "_", Path(args.file).stem).strip("_").lower() or "recording"
-    out = Path(args.output) if args.output else Path(args.file).with_name(f"test_{stem}.py")
-    out.write_text(to_pytest(rec, stem), encoding="utf-8")
-    print(f"wrote {out}: run it with `python -m pytest {out}` (pip install pytest-playwright)")
-    return 0
 
 
 def to_pytest(rec, name: str) -> str:

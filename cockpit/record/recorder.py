@@ -4,6 +4,7 @@ killed cockpit leaves a file whose finished steps all parse."""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
@@ -22,6 +23,7 @@ KEPT_EVENTS = {ev.HANDOFF, ev.RESUMED, ev.NEEDS_HUMAN, ev.NEEDS_CLEARED, ev.AGEN
                ev.AGENT_STATE, ev.TAB_OPENED, ev.TAB_CLOSED}
 PASSWORDISH = re.compile(r"(?i)pass(word|phrase|code)|\bpin\b")
 MAX_OUTPUT = 20_000  # characters of a step's text kept; the data keeps the structure
+log = logging.getLogger("cockpit.record")
 
 
 def recordings_dir() -> Path:
@@ -86,9 +88,24 @@ class Recorder:
             elif event.kind in KEPT_EVENTS:
                 self._write({"type": "event", "time": event.time, "kind": event.kind,
                              "data": _small(event.data)})
-        except Exception as exc:  # a recording problem must never stop the session
-            self.session.bus.emit(ev.PAGE_ERROR, tab=None,
-                                  text=f"recording to {self.path} failed: {exc}")
+        except OSError as exc:  # the disk is full or the file went away: said once,
+            self._failed(exc)     # and the session goes on unrecorded
+        except Exception as exc:  # a bug of ours in one record: said, and the next goes on
+            log.exception("recording a %s event to %s failed", event.kind, self.path)
+            self.session.bus.emit(ev.RECORDING_FAILED, path=str(self.path), error=repr(exc))
+
+    def _failed(self, exc: OSError) -> None:
+        """Stop writing (a full disk would fail every step again) and say so: the log,
+        and a recording.failed event that the status bar and `serve` show."""
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass  # the same broken file: its error is the one reported below
+            self._fd = None
+        log.error("recording to %s failed: %s; the session goes on unrecorded",
+                  self.path, exc)
+        self.session.bus.emit(ev.RECORDING_FAILED, path=str(self.path), error=str(exc))
 
     def _refs_of(self, line: str) -> dict[str, dict[str, str]]:
         """Role and name of every ref the line uses, as the snapshot knew them before the
