@@ -132,7 +132,7 @@ async def test_a_flooding_or_crashing_agent_does_not_take_the_cockpit_down(s, se
     app = CockpitApp(s, owns_session=False, pictures=False)
     async with app.run_test(size=(160, 48)) as pilot:
         agent = AgentProcess(flood, s, server.socket)
-        app.host = SimpleNamespace(agent=agent)
+        app.live = SimpleNamespace(agent=agent)
         await agent.start()
         await until(lambda: agent.state == "exited", timeout=60)
         await pilot.pause(0.2)
@@ -169,7 +169,7 @@ async def test_the_tui_keys_pause_and_stop_the_agent(s, served):
     app = CockpitApp(s, owns_session=False, pictures=False)
     async with app.run_test(size=(160, 48)) as pilot:
         agent = AgentProcess("echo started; sleep 60", s, server.socket)
-        app.host = SimpleNamespace(agent=agent)
+        app.live = SimpleNamespace(agent=agent)
         await agent.start()
         await pilot.press("f8")
         assert agent.state == "paused"

@@ -27,7 +27,8 @@ COCKPIT = [sys.executable, "-m", "cockpit"]
 
 def cockpit(args: list[str], **kwargs) -> subprocess.CompletedProcess:
     kwargs.setdefault("timeout", 120)
-    return subprocess.run(COCKPIT + args, text=True, capture_output=True, **kwargs)
+    return subprocess.run(COCKPIT + args, text=True, capture_output=True, check=False,
+                          **kwargs)
 
 
 def name() -> str:
@@ -71,7 +72,7 @@ def test_importing_the_cli_stays_cheap_for_exec():
     code = ("import sys, cockpit.cli; "
             "print(sorted(m for m in ('argparse', 'asyncio') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
-                          timeout=20)
+                          timeout=20, check=False)
     assert done.stdout.strip() == "[]", done
 
 
@@ -102,7 +103,7 @@ def test_plain_prompt_starts_its_agent(tmp_path):
             time.sleep(0.2)
         assert said.read_text().strip() == "42"  # it ran, and reached this session
     finally:
-        out, err = proc.communicate("", timeout=60)  # end of input: the prompt ends
+        _, err = proc.communicate("", timeout=60)  # end of input: the prompt ends
     assert proc.returncode == 0, err
 
 
@@ -194,9 +195,10 @@ def test_a_failed_recording_write_is_said_once_and_logged(tmp_path, monkeypatch,
 
 
 async def test_a_failed_recording_shows_in_the_status_bar():
+    from tui_fake import FakeSession
+
     from cockpit.tui.app import CockpitApp
     from cockpit.tui.status_bar import StatusBar
-    from tui_fake import FakeSession
     fake = FakeSession()
     app = CockpitApp(fake, owns_session=False, pictures=False)
     async with app.run_test(headless=True, size=(160, 48)) as pilot:

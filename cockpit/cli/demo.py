@@ -13,8 +13,12 @@ import shlex
 import sys
 
 from ..core.errors import EXIT_FAILED
-from .options import SESSION_DESTS, add_session_options, configure_logging, \
-    refuse_unless_default
+from .options import (
+    SESSION_DESTS,
+    add_session_options,
+    configure_logging,
+    refuse_unless_default,
+)
 
 # One port when free, so a walk recorded on one `cockpit demo` replays on the next.
 DEMO_PORT = 8421

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from ..control import discovery
 from ..control.server import AlreadyLive, ControlServer
@@ -85,7 +86,7 @@ class LiveSession:
         self._server_open = self._session_open = self._closed = False
 
     # --- lifecycle ----------------------------------------------------------------------
-    async def __aenter__(self) -> LiveSession:
+    async def __aenter__(self) -> LiveSession:  # noqa: PYI034 (3.11: no typing.Self use)
         await self.start()
         return self
 
@@ -121,7 +122,7 @@ class LiveSession:
         except BaseException:
             try:
                 await self.close()
-            except BaseException as exc:  # logged by close(); the first error is the one
+            except BaseException as exc:  # noqa: BLE001 (logged by close(); the first error is the one raised)
                 log.debug("closing after a failed start: %r", exc)
             raise
         return self
@@ -165,7 +166,7 @@ class LiveSession:
                 done = step()
                 if done is not None:
                     await done
-            except BaseException as exc:  # CancelledError too: the rest still closes
+            except BaseException as exc:  # noqa: BLE001 (CancelledError too: the rest still closes)
                 log.warning("closing the %s failed: %r", what, exc)
                 first = first or exc
         if first is not None:

@@ -9,8 +9,9 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import IO, Awaitable, Callable
+from typing import IO
 
 from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .options import add_session_options, configure_logging, live_from_args
@@ -58,7 +59,8 @@ async def run_lines(args: argparse.Namespace, *, first_url: str | None = None,
     except Unreachable as exc:  # the socket directory is not ours
         print(f"{face}: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    stream: IO[str] = Path(file).open(encoding="utf-8") if file else sys.stdin
+    # closed in the finally below; a local file opens at once
+    stream: IO[str] = Path(file).open(encoding="utf-8") if file else sys.stdin  # noqa: SIM115, ASYNC230
     try:
         async with live:
             if agent:
