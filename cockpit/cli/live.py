@@ -111,8 +111,8 @@ class LiveSession:
             await self.session.start()
             self._session_open = True
             self._check_open()
+            self._start_recording()  # before the waiting commands run: they are steps
             self.session.release_agents(holder=STARTING)
-            self._start_recording()
             if self.agent_command:
                 from ..control.agent_process import AgentProcess
                 self.agent = AgentProcess(self.agent_command, self.session,
