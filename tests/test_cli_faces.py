@@ -20,6 +20,7 @@ from cockpit import __version__
 from cockpit.cli.live import AlreadyLive, LiveSession, SessionOptions
 from cockpit.core import events as ev
 from cockpit.core.events import EventBus
+from cockpit.core.registry import REGISTRY
 from cockpit.record.recorder import Recorder
 
 COCKPIT = [sys.executable, "-m", "cockpit"]
@@ -158,7 +159,7 @@ async def test_live_session_starts_the_agent_and_hands_it_to_the_session(tmp_pat
 # --- a recording that cannot be written ------------------------------------------------
 def fake_session() -> SimpleNamespace:
     return SimpleNamespace(name="rec", bus=EventBus(), secrets=SimpleNamespace(values={}),
-                           active=None)
+                           registry=REGISTRY, status=lambda: {})
 
 
 def finished(n: int) -> dict:
