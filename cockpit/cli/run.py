@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import IO
 
 from . import session_from_args
-from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
+from ..core.errors import (EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE,
+                           BrowserNotFoundError)
 from ..record.recorder import start_recording
 
 
@@ -62,6 +63,9 @@ async def run_main(args, first_url: str | None = None) -> int:
             _print(result, args)
             if not result.ok and exit_code == EXIT_OK:
                 exit_code = result.exit_code
+            if session.recovery.dead:  # the browser died and could not be started again
+                exit_code = EXIT_UNREACHABLE
+                break
     finally:
         await session.close()
         if recorder is not None:

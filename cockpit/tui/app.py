@@ -200,6 +200,8 @@ class CockpitApp(App):
             line = ev.kind_of(message.kind).line(data) or message.kind
             if message.kind == ev.RECORDING_FAILED:
                 self.query_one(StatusBar).set(recording="FAILED", last_error=line)
+            elif message.kind in (ev.BROWSER_LOST, ev.BROWSER_RECOVERED):
+                self.query_one(StatusBar).set(last_error=line)
             self.notify(line, title="Session", severity="error", timeout=30, markup=False)
 
     def _in_control(self) -> str:
