@@ -342,14 +342,18 @@ class Session:
             if not labels:
                 return await tab.page.screenshot(type="png", timeout=timeout * 1000)
             async with self._lock:  # drawing labels touches the page: not during a command
-                await draw_ref_labels(tab.page)
-                try:
-                    return await tab.page.screenshot(type="png", timeout=timeout * 1000)
-                finally:
-                    await remove_ref_labels(tab.page)
+                # bounded as a whole: a hung page must not keep the lock from commands
+                return await asyncio.wait_for(self._labelled(tab, timeout), timeout * 3)
         except Exception:  # closing, navigating: the view shows no picture this time
             log.debug("no picture of tab %s", tab.id, exc_info=True)
             return None
+
+    async def _labelled(self, tab: Tab, timeout: float) -> bytes:
+        await draw_ref_labels(tab.page)
+        try:
+            return await tab.page.screenshot(type="png", timeout=timeout * 1000)
+        finally:
+            await remove_ref_labels(tab.page)
 
     def status(self) -> dict[str, Any]:
         active = self.active
