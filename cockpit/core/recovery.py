@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 from playwright.async_api import Error as PlaywrightError
 
 from . import events as ev
-from .errors import EXIT_UNREACHABLE
 from .logs import spawn, tolerated
 from .relaunch import BrowserState, TabState, relaunch
 
@@ -268,11 +267,6 @@ class Recovery:
     # --- saying so --------------------------------------------------------------------------
     def tell(self, result: Result, source: str, *, skip: str = "") -> None:
         """Put what happened since this source's last result into this one (once each)."""
-        if self.dead:
-            result.ok, result.exit_code = False, EXIT_UNREACHABLE
-            result.error = (f"the session has no browser any more ({self.dead}): start "
-                            "Cockpit again")
-            return
         news = [n for n in self._notes if source not in n.told]
         for note in news:
             note.told.add(source)
