@@ -115,3 +115,45 @@ def test_completion_of_names_flags_choices_and_refs():
     assert word == "@e1" and [c.label for c in cands] == ['@e1 button "Sign in"',
                                                         '@e12 textbox "Email"']
     assert [c.text for c in complete("help sn", REGISTRY)[1]] == ["snap", "snapshot"]
+
+
+def test_a_line_at_the_1_mib_cap_parses_in_linear_time():
+    import time
+    code = "x" * 2**20
+    started = time.perf_counter()
+    assert parse(f"js '{code}'").code == code
+    assert parse(f'fill @e1 "{code}"').text == code
+    assert time.perf_counter() - started < 5  # was 32 s: shlex builds words char by char
+
+
+@pytest.mark.parametrize("line", [
+    "js '" + "x" * 2**20,  # no closing quote
+    "x" * 2**20,  # unknown command
+    "snapshot -d " + "9" * 2**20 + "x",
+    "snapshot -" + "x" * 2**20,
+    "is " + "y" * 2**20 + " @e1",
+])
+def test_errors_quote_an_excerpt_of_a_huge_input(line):
+    with pytest.raises(UsageError) as info:
+        parse(line)
+    assert len(info.value.message) < 500
+    assert "characters)" in info.value.message
+
+
+def test_quoted_words_split_as_a_posix_shell_does():
+    import random
+    import shlex
+
+    from cockpit.core.parser import split_words
+    rng = random.Random(7)
+    alphabet = ["a", "b", " ", "\t", "\n", "'", '"', "\\", "é", ";", "#"]
+    for _ in range(20_000):
+        line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        try:
+            expected = shlex.split(line)
+        except ValueError:
+            with pytest.raises(UsageError, match="malformed quotes"):
+                split_words(line)
+            continue
+        if "'" in line or '"' in line or "\\" in line:  # the path that replaced shlex
+            assert split_words(line) == expected, repr(line)

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import IO
 
-from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
 from .options import add_session_options, configure_logging, live_from_args
 
 
@@ -103,6 +103,8 @@ async def _loop(session, stream: IO[str], args: argparse.Namespace,
         _print(result, as_json)
         if not result.ok and exit_code == EXIT_OK:
             exit_code = result.exit_code
+        if session.recovery.dead:  # the browser died and could not be started again
+            return EXIT_UNREACHABLE
 
 
 def _agent_to_stderr(event) -> None:

@@ -20,6 +20,7 @@ Standard library only: `cockpit exec` imports this on every agent step.
 from __future__ import annotations
 
 import json
+import math
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
 if TYPE_CHECKING:
@@ -84,8 +85,11 @@ def check_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
                                 request_id)
         timeout = message.get("timeout")
         if timeout is not None and (isinstance(timeout, bool)
-                                    or not isinstance(timeout, (int, float)) or timeout <= 0):
-            raise ProtocolError('"timeout" must be a number of seconds above 0', request_id)
+                                    or not isinstance(timeout, (int, float))
+                                    or not math.isfinite(timeout) or timeout <= 0):
+            # NaN and Infinity parse as JSON numbers here; neither bounds a wait
+            raise ProtocolError('"timeout" must be a finite number of seconds above 0',
+                                request_id)
     if op == "agent" and message.get("action") not in AGENT_ACTIONS:
         raise ProtocolError(f'"action" must be one of {", ".join(AGENT_ACTIONS)}',
                             request_id)

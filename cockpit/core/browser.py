@@ -162,6 +162,14 @@ def plan_launch(playwright, engine: str = "chromium", browser_path: str | None =
     return LaunchPlan(engine, executable, headless, profile_dir, args, shell)
 
 
+def _zombie(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # not Linux, or it is gone
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
+
+
 def release_stale_profile_lock(profile_dir: Path) -> None:
     """Chromium leaves `SingletonLock` (host-pid) behind when killed; a live one means in use."""
     lock = profile_dir / "SingletonLock"
@@ -172,7 +180,7 @@ def release_stale_profile_lock(profile_dir: Path) -> None:
     if host == socket.gethostname() and pid.isdigit():
         try:
             os.kill(int(pid), 0)
-            alive = True
+            alive = not _zombie(int(pid))  # killed, not yet reaped by Playwright's driver
         except ProcessLookupError:
             alive = False
         except PermissionError:

@@ -93,6 +93,13 @@ SESSION_CLOSED = declare(_K("session.closed", SESSION, "SessionClosed"))
 # a recording write failed: the recording stops growing, the session goes on
 RECORDING_FAILED = declare(_K("recording.failed", SESSION, "RecordingFailed",
                               says="recording to {path} failed: {error}"))
+# the browser or a tab's renderer died or stopped answering (what: browser, renderer)
+BROWSER_LOST = declare(_K("browser.lost", SESSION, "BrowserLost", recorded=True,
+                          says="the {what} died: {reason}; recovering"))
+# it was relaunched (a browser) or replaced (a tab); ok False: it could not be, the
+# session has no browser any more
+BROWSER_RECOVERED = declare(_K("browser.recovered", SESSION, "BrowserRecovered",
+                               recorded=True, tabs=True, refs=True, says="{reason}"))
 # agents' commands wait (paused, or a human has control)
 AGENTS_HELD = declare(_K("agents.held", AGENT, "AgentsHeld", kept=True))
 AGENTS_RELEASED = declare(_K("agents.released", AGENT, "NoData", kept=True))
@@ -201,6 +208,16 @@ if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin client
     class RecordingFailed(TypedDict):
         path: str
         error: str
+
+    class BrowserLost(TypedDict):
+        what: str  # browser or renderer
+        reason: str
+
+    class BrowserRecovered(TypedDict):
+        what: str  # browser (relaunched) or renderer (its tab replaced)
+        ok: bool
+        reason: str  # what happened and what was done, as the next result says it
+        tabs: list[str]  # the URLs of the tabs now
 
     class AgentsHeld(TypedDict):
         reason: str

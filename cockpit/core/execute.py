@@ -11,7 +11,7 @@ from playwright.async_api import Error as PlaywrightError
 from .context import Context
 from .diff import SHOWN_IN_TEXT, diff
 from .errors import CommandError, ModalStateError
-from .parser import Invocation, parse
+from .parser import Invocation, excerpt, parse
 from .result import Outcome, Result
 from .settle import settle
 from .translate import first_line
@@ -30,6 +30,7 @@ async def execute_line(session: Session, line: str, source: str) -> Result:
     try:
         inv = parse(session.secrets.expand(line) if session.secrets else line,
                     session.registry)
+        session.deadlines.allow_for(inv)  # `wait --timeout 60000` may take that long
         outcome = await _run(session, inv, source)
         # the line as given: `$NAME` stays a name, the secret's value never shows
         return Result(line.strip(), True, output=outcome.output, data=outcome.data,
@@ -49,11 +50,13 @@ async def execute(session: Session, inv: Invocation, source: str) -> Result:
 
 def _failure(line: str, exc: Exception, source: str) -> Result:
     if isinstance(exc, PlaywrightError):
-        exc = CommandError(f"{line.split()[0] if line.split() else line}: {first_line(exc)}")
+        exc = CommandError(f"{excerpt(line.split(None, 1)[0]) if line.strip() else line}: "
+                           f"{first_line(exc)}")
     elif not isinstance(exc, CommandError):  # a bug of ours must not end the session
-        log.error("internal error in %r", line, exc_info=exc)
-        exc = CommandError(f"internal error in `{line}`: {type(exc).__name__}: {exc} "
-                           "(the session goes on; please report this)")
+        log.error("internal error in %r", excerpt(line, 200), exc_info=exc)
+        exc = CommandError(f"internal error in `{excerpt(line)}`: {type(exc).__name__}: "
+                           f"{excerpt(str(exc), 200)} (the session goes on; please report "
+                           "this)")
     return Result(line, False, error=exc.message, data=exc.data, exit_code=exc.exit_code,
                   source=source)
 

@@ -163,11 +163,15 @@ class Handoff:
                 if front is not None and front is not session.active:
                     await session.switch_to(front)
 
-    def browser_gone(self) -> None:
-        """The browser's window was closed: during a handoff, that is the human's resume."""
-        if self.active and self.mode in ("window", "headed") and not self._window_closed:
+    def browser_gone(self) -> bool:
+        """The browser's window was closed: during a handoff, that is the human's resume
+        (True); otherwise it died, and the session relaunches it (False)."""
+        if not (self.active and self.mode in ("window", "headed")):
+            return False
+        if not self._window_closed:
             self._window_closed = True
             self._later(self.session.run("resume", source="human"))
+        return True
 
     # --- handing back ---------------------------------------------------------------------
     async def end(self) -> Outcome:

@@ -95,6 +95,13 @@ class CommandSpec:
       values, often credentials); recordings mask them wherever they appear.
     - `read_only`: reports on the page or the session and changes nothing in the browser
       (it may write a file); a test exported from a recording leaves it out.
+    - `bypasses_queue`: runs at once, beside a command still running (even a stuck one),
+      without taking the command lock: it only reads the session (status).
+    - `interrupts`: waits a moment for the command running, then cuts it short (it ends
+      with an error saying so, a hung page is recovered) and runs next: a person taking
+      or giving back the browser never waits behind a stuck command (handoff, resume).
+    - `waits_for`: arguments in milliseconds that the command is told to wait; its
+      deadline (the session's command timeout) grows by their sum (`wait --timeout`).
     """
 
     name: str
@@ -115,12 +122,18 @@ class CommandSpec:
     typed_text: str | None = None
     masked_args: tuple[str, ...] = ()
     read_only: bool = False
+    bypasses_queue: bool = False
+    interrupts: bool = False
+    waits_for: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         named = {a.name for a in self.args}
         for arg in (self.typed_text, *self.masked_args):
             if arg is not None and arg not in named:  # a typo would silently mask nothing
                 raise ValueError(f"{self.name}: no argument {arg!r} to type or mask")
+        for arg in self.waits_for:
+            if arg not in named | {f.key for f in self.flags}:
+                raise ValueError(f"{self.name}: no argument or flag {arg!r} to wait for")
         if self.read_only and (self.mutates or self.needs_person):
             raise ValueError(f"{self.name}: a read-only command cannot change the page")
 
@@ -131,7 +144,9 @@ class CommandSpec:
                 "needs_tab": self.needs_tab, "never_held": self.never_held,
                 "checks_needs": self.checks_needs or self.mutates,
                 "needs_person": self.needs_person, "typed_text": self.typed_text,
-                "masked_args": list(self.masked_args), "read_only": self.read_only}
+                "masked_args": list(self.masked_args), "read_only": self.read_only,
+                "bypasses_queue": self.bypasses_queue, "interrupts": self.interrupts,
+                "waits_for": list(self.waits_for)}
 
     @property
     def synopsis(self) -> str:
@@ -203,6 +218,10 @@ class CommandSpec:
             notes.append("checks whether the page needs a person")
         if self.needs_person:
             notes.append("involves a person: replay and export skip it")
+        if self.bypasses_queue:
+            notes.append("runs at once, even while another command is stuck")
+        if self.interrupts:
+            notes.append("cuts short a command still running after a moment")
         if self.typed_text:
             notes.append(f"{self.typed_text.upper()} is masked in recordings when typed "
                          "into a password field")
@@ -282,6 +301,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             needs_tab: bool = True, never_held: bool = False, checks_needs: bool = False,
             needs_person: bool = False, typed_text: str | None = None,
             masked_args: tuple[str, ...] = (), read_only: bool = False,
+            bypasses_queue: bool = False, interrupts: bool = False,
+            waits_for: tuple[str, ...] = (),
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
     """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
     The behaviour flags are documented on `CommandSpec`."""
@@ -291,7 +312,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             name, category, summary, handler, tuple(args), tuple(flags), tuple(aliases),
             mutates, details, tuple(examples), modal_safe=modal_safe, needs_tab=needs_tab,
             never_held=never_held, checks_needs=checks_needs, needs_person=needs_person,
-            typed_text=typed_text, masked_args=tuple(masked_args), read_only=read_only))
+            typed_text=typed_text, masked_args=tuple(masked_args), read_only=read_only,
+            bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for)))
         return handler
 
     return register

@@ -223,8 +223,7 @@ def _rebind(session: Session, context, pages: list, state: BrowserState) -> None
     session._context = context
     session.tabs = tabs
     session.active = tabs[min(state.active, len(tabs) - 1)]
-    context.on("page", session._adopt)
-    context.on("close", lambda _: session.browser_gone(context))
+    session.watch_context(context)
     for tab in tabs:
         session.bus.emit(ev.TAB_OPENED if tab not in before else ev.TAB_UPDATED, **tab.info())
     session.bus.emit(ev.TAB_CHANGED, **session.active.info())

@@ -17,12 +17,13 @@ from . import events as ev
 from .annotate import draw_ref_labels, remove_ref_labels
 from .browser import LaunchPlan, launch, plan_launch
 from .buffers import Buffers
-from .errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, CommandError
+from .errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
-from .execute import execute_line
+from .deadline import Deadlines, timeout_from_env
 from .handoff import Handoff
 from .logs import spawn, tolerated
 from .parser import command_of
+from .recovery import Recovery, kill_browser
 from .registry import REGISTRY, Registry
 from .result import Result
 from .secrets import Secrets
@@ -31,6 +32,8 @@ from .targets import refs_used
 from .workspace import session_dir
 
 log = logging.getLogger(__name__)
+
+CLOSE_S = 10.0  # closing a browser that does not answer: it is killed after this
 
 
 class Session:
@@ -44,7 +47,8 @@ class Session:
     def __init__(self, name: str = "default", *, headed: bool = False,
                  engine: str = "chromium", browser_path: str | None = None,
                  workspace: Path | None = None, profile_dir: Path | None = None,
-                 action_timeout: float = 5.0, registry: Registry = REGISTRY) -> None:
+                 action_timeout: float = 5.0, command_timeout: float | None = None,
+                 registry: Registry = REGISTRY) -> None:
         self.name = name
         self.headed = headed
         self.engine = engine
@@ -53,6 +57,8 @@ class Session:
         self.profile_dir = profile_dir or self.dir / f"profile-{engine}"
         self.files_dir = self.dir / "files"  # screenshots, PDFs, downloads
         self.action_timeout = action_timeout
+        # seconds a command may take, at most
+        self.command_timeout = command_timeout or timeout_from_env()
         self.registry = registry
         self.bus = EventBus()
         self.buffers = Buffers()
@@ -78,6 +84,9 @@ class Session:
         self.trace_parts = 0
         self.switching = False  # relaunching the browser (handoff): its old pages close
         self.handoff = Handoff(self)
+        self.recovery = Recovery(self)  # a hung, crashed or killed browser comes back
+        self.closing = False
+        self.deadlines = Deadlines(self)  # no command runs past its deadline
         self.agent: agents.Agent | None = None  # set by the lifecycle that starts one
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -98,8 +107,7 @@ class Session:
             await playwright.stop()
             raise
         await self.start_trace()
-        context.on("page", self._adopt)
-        context.on("close", lambda _: self.browser_gone(context))
+        self.watch_context(context)
         for page in context.pages:
             self._adopt(page)
         if not self.tabs:
@@ -107,15 +115,31 @@ class Session:
         self.active = self.tabs[0]
         return self
 
+    def watch_context(self, context: BrowserContext) -> None:
+        """Follow a (re)launched browser: its new pages, its death, and the same action
+        timeout for every Playwright call that names none (`select`'s like `click`'s)."""
+        context.set_default_timeout(self.action_timeout * 1000)
+        context.set_default_navigation_timeout(self.command_timeout * 1000)
+        context.on("page", self._adopt)
+        context.on("close", lambda _: self.browser_gone(context))
+
     async def close(self) -> None:
+        self.closing = True  # its pages and browser now close on purpose: nothing to revive
         await self.handoff.close()
-        await self.stop_trace()
+        with tolerated("saving the trace", log):  # a stopped browser never answers
+            await asyncio.wait_for(self.stop_trace(), CLOSE_S)
         if self._context is not None:
-            with tolerated("closing the browser", log):  # gone: crashed, or closed by hand
-                await self._context.close()
+            try:
+                await asyncio.wait_for(self._context.close(), CLOSE_S)
+            except TimeoutError:  # stopped (SIGSTOP) or hung: it would never close
+                log.warning("the browser did not close within %g s: killed", CLOSE_S)
+                kill_browser(self.profile_dir)
+            except Exception:  # gone: crashed, or closed by hand
+                log.debug("closing the browser failed; going on", exc_info=True)
             self._context = None
         if self._playwright is not None:
-            await self._playwright.stop()
+            with tolerated("stopping Playwright", log):
+                await asyncio.wait_for(self._playwright.stop(), CLOSE_S)
             self._playwright = None
         self.bus.emit(ev.SESSION_CLOSED, session=self.name)
 
@@ -145,27 +169,37 @@ class Session:
             await self._context.tracing.stop(path=path)
 
     def browser_gone(self, context) -> None:
-        """The browser closed by itself (its window was closed, or it crashed)."""
-        if context is self._context and not self.switching:
-            self.handoff.browser_gone()
+        """The browser closed by itself (its window was closed, or it crashed or was
+        killed): the end of a handoff in a window, else it is relaunched."""
+        if context is self._context and not self.switching and not self.closing \
+                and not self.handoff.browser_gone():
+            self.recovery.browser_died()
 
     # --- running commands ---------------------------------------------------------------
     async def run(self, line: str, source: str = "human", *,
-                  timeout: float | None = None) -> Result:
+                  timeout: float | None = None, deadline: float | None = None) -> Result:
         """Run one command line and return its Result; never raises for a bad command.
 
         `timeout` bounds the wait for its turn (commands before it, agents held): past it
-        the command does not run and ends with exit code 4. Once it runs, its own action
-        timeouts apply."""
+        the command does not run and ends with exit code 4. Once it runs, `deadline`
+        (default: the session's command_timeout, longer for a command told to wait longer)
+        bounds it whatever the page does: past it the command ends with an error and a
+        hung page or browser is recovered, so the next command runs."""
         command_id = next(self._ids)
         started = time.perf_counter()
         self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
         result = Result(line, ok=False, source=source, exit_code=EXIT_FAILED,
                         error="cancelled before it ended")
+        spec = command_of(line, self.registry)
         try:
+            if spec is not None and spec.bypasses_queue:  # status: never behind a stuck one
+                self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
+                              targets={})
+                result = await self.deadlines.run(line, source, deadline, queued=False)
+                return result
             try:
                 async with asyncio.timeout(timeout):
-                    await self._wait_turn(source, line)
+                    await self.deadlines.take_turn(source, line, spec)
             except TimeoutError:
                 result.exit_code = EXIT_WAIT_TIMEOUT
                 result.error = (f"timed out after {timeout:g} s waiting for its turn "
@@ -178,8 +212,17 @@ class Session:
                 self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
                               targets=refs_used(self.active.snapshot if self.active else None,
                                                line))
+                if self.recovery.pending:  # a crash or kill noticed since the last command
+                    await self.recovery.ensure()
+                if self.recovery.dead and (spec is None or spec.needs_tab):
+                    result = Result(line.strip(), False, source=source,
+                                    exit_code=EXIT_UNREACHABLE,
+                                    error=f"the session has no browser any more "
+                                    f"({self.recovery.dead}): start Cockpit again")
+                    return result
                 result = (self.handoff.refuse_stale(line, source)
-                          or await execute_line(self, line, source))
+                          or await self.deadlines.run(line, source, deadline))
+                self.recovery.tell(result, source)
                 self.handoff.after_command(result, source)
                 self.commands_run += 1
             finally:
@@ -246,6 +289,7 @@ class Session:
         if tab not in self.tabs:
             return
         index = self.tabs.index(tab)
+        self.recovery.tab_closed(tab, index)  # a killed browser closes its pages first
         self.tabs.remove(tab)
         self.bus.emit(ev.TAB_CLOSED, tab=tab.id, index=index + 1)
         if self.active is tab:
@@ -298,14 +342,18 @@ class Session:
             if not labels:
                 return await tab.page.screenshot(type="png", timeout=timeout * 1000)
             async with self._lock:  # drawing labels touches the page: not during a command
-                await draw_ref_labels(tab.page)
-                try:
-                    return await tab.page.screenshot(type="png", timeout=timeout * 1000)
-                finally:
-                    await remove_ref_labels(tab.page)
+                # bounded as a whole: a hung page must not keep the lock from commands
+                return await asyncio.wait_for(self._labelled(tab, timeout), timeout * 3)
         except Exception:  # closing, navigating: the view shows no picture this time
             log.debug("no picture of tab %s", tab.id, exc_info=True)
             return None
+
+    async def _labelled(self, tab: Tab, timeout: float) -> bytes:
+        await draw_ref_labels(tab.page)
+        try:
+            return await tab.page.screenshot(type="png", timeout=timeout * 1000)
+        finally:
+            await remove_ref_labels(tab.page)
 
     def status(self) -> dict[str, Any]:
         active = self.active
@@ -345,7 +393,8 @@ class Session:
         tab = await self.ensure_tab()
         async with self._lock:  # a snapshot replaces the one refs are checked against
             if tab.snapshot is None or tab.snapshot.url != tab.url:
-                await tab.take_snapshot()
+                # bounded: a hung page must not keep the lock from the commands
+                await asyncio.wait_for(tab.take_snapshot(), self.command_timeout)
         return self.refs_info()
 
     @property

@@ -107,6 +107,7 @@ class Tab:
         p.on("domcontentloaded", lambda _: self._set_loading(False, refresh_title=True))
         p.on("load", lambda _: self._set_loading(False, refresh_title=True))
         p.on("close", lambda _: self._on_close(p))
+        p.on("crash", lambda _: self._on_crash(p))
 
     def rebind(self, page) -> None:
         """Take over a page of a relaunched browser (handoff): same tab, new page. The
@@ -116,6 +117,10 @@ class Tab:
         self.dialog = self.dialog_entry = self.file_chooser = None
         self._network = {}
         self._attach()
+
+    def _on_crash(self, page) -> None:
+        if page is self.page and not self.session.closing:
+            self.session.recovery.renderer_crashed(self)
 
     def _on_close(self, page) -> None:
         if page is self.page and not self.session.switching:

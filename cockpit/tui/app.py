@@ -215,6 +215,8 @@ class CockpitApp(App):
             if message.kind == ev.RECORDING_FAILED:
                 self._recording_failed = f"failed: {data['error']}"
                 self.query_one(StatusBar).set(recording=self._recording_failed, last_error=line)
+            elif message.kind in (ev.BROWSER_LOST, ev.BROWSER_RECOVERED):
+                self.query_one(StatusBar).set(last_error=line)
             self.notify(line, title="Session", severity="error", timeout=30, markup=False)
 
     def _in_control(self) -> str:

@@ -15,7 +15,7 @@ from ..result import Outcome
                  "Without a display (over SSH) the human drives from the terminal. If the "
                  "window cannot open, the headless browser goes on as it was.",
          examples=('handoff "solve the CAPTCHA"', "handoff --terminal type the MFA code"),
-         needs_person=True)
+         needs_person=True, interrupts=True)
 async def handoff(ctx, a) -> Outcome:
     return await ctx.session.handoff.start(" ".join(a.reason or []), terminal=a.terminal)
 
@@ -25,6 +25,6 @@ async def handoff(ctx, a) -> Outcome:
          details="Closing the handoff window resumes too. The result has a diff against the "
                  "snapshot taken at handoff and a fresh snapshot of the tab in front.",
          examples=("resume",),
-         modal_safe=True, needs_tab=False, never_held=True, needs_person=True)
+         modal_safe=True, needs_tab=False, never_held=True, needs_person=True, interrupts=True)
 async def resume(ctx, a) -> Outcome:
     return await ctx.session.handoff.end()

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
 import json
+import math
+import re
 from pathlib import Path
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -16,6 +20,29 @@ T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
 DEFAULT_CSS = ("display", "visibility", "opacity", "position", "z-index", "width", "height",
                "color", "background-color", "font-size", "font-weight", "cursor",
                "pointer-events")
+
+
+def jsonable(value: Any, _seen: frozenset[int] = frozenset()) -> Any:
+    """A page's value as plain JSON: Playwright gives back dates, regexes, circular
+    objects and NaN, none of which JSON (the result, the socket, a recording) can hold."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, datetime.datetime):
+        return value.isoformat()
+    if isinstance(value, re.Pattern):
+        return f"/{value.pattern}/"
+    if isinstance(value, (dict, list, tuple)):
+        if id(value) in _seen:
+            return "[Circular]"
+        seen = _seen | {id(value)}
+        if isinstance(value, dict):
+            return {str(k): jsonable(v, seen) for k, v in value.items()}
+        return [jsonable(v, seen) for v in value]
+    return str(value)  # whatever else a newer Playwright hands back: its text
 
 
 def show_value(value) -> str:
@@ -45,6 +72,7 @@ async def evaluate_code(page, code: str) -> Outcome:
         if "Execution context was destroyed" in str(exc):
             return await _navigated(page, before)
         raise js_error(exc) from None
+    value = jsonable(value)
     return Outcome(show_value(value), {"value": value})
 
 

@@ -133,7 +133,7 @@ MATCH_OPTIONS_JS = """(el, wanted) => el.tagName !== 'SELECT' ? null : [...el.op
          examples=("select @e8 Green", 'select "#size" S M'))
 async def select(ctx, a) -> Outcome:
     async def choose(loc):
-        values = await loc.evaluate(MATCH_OPTIONS_JS, a.options)
+        values = await loc.evaluate(MATCH_OPTIONS_JS, a.options, timeout=ctx.timeout)
         if values is None:
             raise CommandError(f"{ctx.describe(a.target)} is not a <select>: click it and "
                                "pick the option instead")

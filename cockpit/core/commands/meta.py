@@ -67,7 +67,8 @@ async def help_(ctx, a) -> Outcome:
 
 
 @command("status", "meta", "Show the session: browser, tabs, modal state, counters.",
-         modal_safe=True, needs_tab=False, never_held=True, read_only=True)
+         modal_safe=True, needs_tab=False, never_held=True, read_only=True,
+         bypasses_queue=True)
 async def status(ctx, a) -> Outcome:
     s = ctx.session.status()
     if ctx.session.context is None:

@@ -19,6 +19,15 @@ SCHEMES = ("http", "https", "file", "about", "data", "chrome", "view-source")
 
 def normalize_url(text: str, current: str = "") -> str:
     """`example.com` -> https://example.com, `localhost:8000` -> http://..., `/x` -> same site."""
+    try:
+        return _normalize_url(text, current)
+    except ValueError:  # urllib refuses it: `http://[::1` (an unclosed IPv6 bracket)
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        raise UsageError(f"`{shown}` is not a valid URL: write it like https://example.com "
+                         "(an IPv6 host in brackets: http://[::1]:8000/)") from None
+
+
+def _normalize_url(text: str, current: str) -> str:
     text = text.strip()
     if not text:
         raise UsageError("goto needs a URL, e.g. goto https://example.com")

@@ -112,16 +112,28 @@ async def state(ctx, a) -> Outcome:
     from ..storage_state import load_state, save_state
     path = Path(a.file).expanduser()
     if a.action == "save":
-        counts = await save_state(ctx.session.context, path)
+        if path.is_dir():
+            raise UsageError(f"{path} is a folder: give a file name, like "
+                             f"{path / 'state.json'}")
+        try:
+            counts = await save_state(ctx.session.context, path)
+        except OSError as exc:  # a special file, no permission, a full disk
+            raise CommandError(f"could not write {path}: {exc.strerror or exc}; give a "
+                               "writable file, like ./state.json") from None
         return Outcome(f"saved {counts['cookies']} cookies and storage of {counts['origins']} "
                        f"sites to {path}", {"path": str(path), **counts})
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CommandError(f"could not read {path}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise UsageError(f"{path} is not JSON ({exc}): give a file written by `state save`") \
             from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path} is not a saved state (a JSON object with cookies and "
+                         "origins): give a file written by `state save`")
     counts = await load_state(ctx.session.context, data)
     return Outcome(f"loaded {counts['cookies']} cookies and storage of {counts['origins']} "
                    f"sites from {path}", {"path": str(path), **counts})

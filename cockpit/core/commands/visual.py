@@ -70,7 +70,9 @@ async def screenshot(ctx, a) -> Outcome:
             await ctx.on(a.target, lambda loc: loc.screenshot(path=path, timeout=ctx.timeout))
         else:
             # A clip is in page pixels, so it is cut from the full page (below the fold too).
-            await page.screenshot(path=path, full_page=not a.viewport, clip=clip)
+            # a whole long page takes a while: bounded by the command's deadline instead
+            await page.screenshot(path=path, full_page=not a.viewport, clip=clip,
+                                  timeout=ctx.session.command_timeout * 1000)
     finally:
         if a.annotate:
             await remove_ref_labels(page)

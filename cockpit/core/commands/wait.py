@@ -24,7 +24,7 @@ from ..result import Outcome
                 Flag("--ms", help="just wait this many milliseconds", value="MS", kind=INT),
                 Flag("--timeout", help="give up after MS (default 10000)", value="MS",
                      kind=INT, default=10_000)),
-         mutates=True,
+         mutates=True, waits_for=("timeout", "ms", "target"),
          examples=('wait --text "Welcome"', "wait --url '**/inbox'", "wait 500",
                    "wait @e5"))
 async def wait(ctx, a) -> Outcome:
