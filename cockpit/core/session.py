@@ -15,7 +15,8 @@ from . import commands  # noqa: F401  (registers every command before the first 
 from . import agent as agents
 from . import events as ev
 from .annotate import draw_ref_labels, remove_ref_labels
-from .browser import LaunchPlan, launch, plan_launch
+from .attach import Attach
+from .browser import LaunchPlan, close_browser, launch, plan_attach, plan_launch
 from .buffers import Buffers
 from .errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
@@ -44,8 +45,10 @@ class Session:
     def __init__(self, name: str = "default", *, headed: bool = False,
                  engine: str = "chromium", browser_path: str | None = None,
                  workspace: Path | None = None, profile_dir: Path | None = None,
-                 action_timeout: float = 5.0, registry: Registry = REGISTRY) -> None:
+                 action_timeout: float = 5.0, registry: Registry = REGISTRY,
+                 attach: Attach | None = None) -> None:
         self.name = name
+        self.attach = attach  # --cdp / --ws-endpoint: a running browser, never ours to close
         self.headed = headed
         self.engine = engine
         self.browser_path = browser_path
@@ -91,9 +94,10 @@ class Session:
     async def start(self) -> Session:
         playwright = self._playwright = await async_playwright().start()
         try:
-            self.plan = plan_launch(playwright, self.engine, self.browser_path,
-                                    not self.headed, self.profile_dir)
+            self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
+                playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)
             context = self._context = await launch(playwright, self.plan)
+            self.headed = not self.plan.headless  # an attached browser says what it is
         except BaseException:
             await playwright.stop()
             raise
@@ -112,12 +116,18 @@ class Session:
         await self.stop_trace()
         if self._context is not None:
             with tolerated("closing the browser", log):  # gone: crashed, or closed by hand
-                await self._context.close()
+                await close_browser(self.plan, self._context)  # attached: disconnect only
             self._context = None
         if self._playwright is not None:
             await self._playwright.stop()
             self._playwright = None
         self.bus.emit(ev.SESSION_CLOSED, session=self.name)
+
+    @property
+    def owns_browser(self) -> bool:
+        """Whether Cockpit launched the browser, and so may close, relaunch or restart it;
+        False for one attached with --cdp / --ws-endpoint (the user's own Chrome)."""
+        return self.attach is None
 
     @property
     def context(self) -> BrowserContext | None:
@@ -312,6 +322,9 @@ class Session:
         return {
             "session": self.name,
             "browser": self.plan.description if self.plan else None,
+            "browser_kind": self.attach.kind if self.attach else "local",
+            "endpoint": self.plan.shown_endpoint if self.plan else None,
+            "agent": self.agent.state if self.agent else None,
             "engine": self.engine,
             "headed": self.headed,
             "tabs": len(self.tabs),
@@ -321,7 +334,7 @@ class Session:
             "handoff": self.handoff.status(),
             "recording": str(self.recording_path) if self.recording_path else None,
             "uptime_s": round(time.time() - self.started_at, 1),
-            "profile": str(self.profile_dir),
+            "profile": str(self.profile_dir) if self.owns_browser else None,  # theirs: none
             "files": str(self.files_dir),
         }
 
