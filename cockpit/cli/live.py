@@ -41,6 +41,8 @@ class SessionOptions:
     headed: bool = False
     browser: str = "chromium"
     browser_path: str | None = None
+    cdp: str | None = None  # attach to a running browser: a port, a URL or "auto"
+    ws_endpoint: str | None = None  # ... or to a Playwright browser server
     secrets: list[str] = field(default_factory=list)  # NAME=VALUE, or NAME from the env
     record: Path | None = None  # None: recordings/SESSION-TIME.jsonl (unless no_record)
     no_record: bool = False
@@ -49,10 +51,14 @@ class SessionOptions:
     auto_resume: bool = False
 
     def session(self) -> Session:
-        """A new, not yet started Session; ValueError names a bad name or secret."""
+        """A new, not yet started Session; ValueError names a bad name, secret or
+        browser to attach to."""
+        from ..core.attach import attach_request
         from ..core.session import Session
+        attach = attach_request(self.cdp, self.ws_endpoint, engine=self.browser,
+                                headed=self.headed, browser_path=self.browser_path)
         session = Session(self.name, headed=self.headed, engine=self.browser,
-                          browser_path=self.browser_path)
+                          browser_path=self.browser_path, attach=attach)
         session.handoff.auto_handoff = self.auto_handoff
         session.handoff.auto_resume = self.auto_resume
         for spec in self.secrets:

@@ -29,6 +29,13 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
                         help="browser engine (firefox/webkit need Playwright's own builds)")
     parser.add_argument("--browser-path", metavar="PATH",
                         help="a Chrome/Chromium executable to use instead of the one found")
+    parser.add_argument("--cdp", metavar="PORT|URL|auto",
+                        help="attach to a running Chrome/Chromium/Edge started with "
+                             "--remote-debugging-port (auto: find a local one); its tabs "
+                             "become the session's, and it is never closed by Cockpit")
+    parser.add_argument("--ws-endpoint", metavar="URL",
+                        help="attach to a Playwright browser server (`playwright "
+                             "launch-server`, `run-server`): ws://HOST:PORT/...")
     parser.add_argument("--secret", action="append", default=[], metavar="NAME=VALUE",
                         help="a secret commands use as $NAME, masked in recordings; "
                              "`--secret NAME` reads it from the environment variable NAME")
@@ -53,8 +60,8 @@ def add_log_option(parser: argparse.ArgumentParser) -> None:
 
 
 # The destinations of the session options, for faces that refuse them in some mode.
-SESSION_DESTS = ("session", "headed", "browser", "browser_path", "secret", "record",
-                 "no_record", "trace", "auto_handoff", "auto_resume")
+SESSION_DESTS = ("session", "headed", "browser", "browser_path", "cdp", "ws_endpoint",
+                 "secret", "record", "no_record", "trace", "auto_handoff", "auto_resume")
 
 
 def refuse_unless_default(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -69,7 +76,8 @@ def session_options(args: argparse.Namespace) -> SessionOptions:
     from .live import SessionOptions
     return SessionOptions(
         name=args.session, headed=args.headed, browser=args.browser,
-        browser_path=args.browser_path, secrets=list(args.secret),
+        browser_path=args.browser_path, cdp=args.cdp, ws_endpoint=args.ws_endpoint,
+        secrets=list(args.secret),
         record=Path(args.record) if args.record else None, no_record=args.no_record,
         trace=Path(args.trace) if args.trace else None, auto_handoff=args.auto_handoff,
         auto_resume=args.auto_resume)

@@ -62,7 +62,9 @@ async def serve(args: argparse.Namespace) -> int:
               f"  socket: {live.server.socket}\n"
               f"Ctrl+C (or SIGTERM) stops it.", flush=True)
         await stop.wait()
-        print("cockpit: stopping: closing the browser and the socket", file=sys.stderr,
+        browser = ("closing the browser" if session.owns_browser else
+                   "leaving the browser running (not Cockpit's)")
+        print(f"cockpit: stopping: {browser} and closing the socket", file=sys.stderr,
               flush=True)
         return EXIT_OK
     finally:

@@ -180,11 +180,27 @@ def find(name: str | None = None, socket_hint: str | None = None) -> LiveInfo:
         info = alive(socket_path(name, workspace))
         if info is not None:
             return info
-    others = sorted(p.stem.split("-", 1)[1] for p in list_sockets())
-    also = f" (live here or elsewhere: {', '.join(dict.fromkeys(others))})" if others else ""
-    raise Unreachable(f"no live session {name!r} for {here} or its parents{also}. Start "
-                      f"one with `cockpit serve --session {name}` (no window) or `cockpit "
-                      f"--session {name}` (the TUI), then run this again")
+    raise Unreachable(f"no live session {name!r} here ({here} or its parents){elsewhere(name)}. "
+                      f"Start one with `cockpit serve --session {name}` (no window) or "
+                      f"`cockpit --session {name}` (the TUI), then run this again")
+
+
+def live_sessions() -> list[LiveInfo]:
+    """Every live session of this user, in any workspace (stale sockets are cleared)."""
+    return [info for sock in list_sockets() if (info := alive(sock)) is not None]
+
+
+def elsewhere(name: str = "", limit: int = 4) -> str:
+    """Where this user's live sessions are (those named `name` first), with how to
+    reach each from here."""
+    found = sorted(live_sessions(), key=lambda info: info.session != name)
+    if not found:
+        return ""
+    named = [f"{info.session!r} in {info.workspace or '?'} (`cockpit exec --socket "
+             f"{info.socket} ...`)" for info in found[:limit]]
+    more = f" and {len(found) - limit} more" if len(found) > limit else ""
+    return (f"; live sessions of yours: {', '.join(named)}{more} (`cockpit sessions` "
+            f"lists them)")
 
 
 def list_sockets() -> list[Path]:

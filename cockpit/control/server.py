@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import events as ev
+from ..core.attach import shown
 from ..core.events import Event
 from . import discovery
 from .protocol import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, encode
@@ -43,6 +44,7 @@ class ControlServer:
     def __init__(self, session, workspace: Path | None = None) -> None:
         self.session = session
         self.socket = discovery.socket_path(session.name, workspace)
+        self.workspace = (workspace or Path.cwd()).resolve()  # the one the socket is keyed on
         self.token = secrets.token_hex(16)
         self.commands: deque[Event] = deque(maxlen=COMMAND_HISTORY)
         self.agent: deque[Event] = deque()
@@ -82,8 +84,11 @@ class ControlServer:
         return self.socket
 
     def _write_info(self) -> None:
+        attach = getattr(self.session, "attach", None)  # --cdp / --ws-endpoint, if given
         info = {"session": self.session.name, "token": self.token, "pid": os.getpid(),
-                "workspace": str(Path.cwd()), "protocol": PROTOCOL}
+                "workspace": str(self.workspace), "protocol": PROTOCOL,
+                "browser": attach.kind if attach else "local",
+                "endpoint": shown(attach.endpoint) if attach else None}
         target = discovery.info_path(self.socket)
         temp = target.with_suffix(".tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import re
 import shutil
@@ -9,8 +11,11 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import attach as attaching
 from .errors import BrowserNotFoundError
 from .settle_js import INIT_JS as SETTLE_INIT_JS
+
+log = logging.getLogger(__name__)
 
 ENGINES = ("chromium", "firefox", "webkit")
 
@@ -67,6 +72,21 @@ class LaunchPlan:
     profile_dir: Path | None = None
     args: list[str] = field(default_factory=list)
     headless_shell: str | None = None  # Playwright's Chromium headless shell, when installed
+    # "local": launched by us on profile_dir; "cdp" / "ws": a running browser we attach to
+    # at `endpoint` (--cdp, --ws-endpoint) and never close, relaunch or restart
+    kind: str = "local"
+    endpoint: str | None = None
+    found: str = ""  # --cdp auto: which browser it found, and where
+
+    @property
+    def owns_browser(self) -> bool:
+        """Whether Cockpit launched this browser, and so may close or relaunch it."""
+        return self.kind == "local"
+
+    @property
+    def shown_endpoint(self) -> str | None:
+        """The endpoint, without what grants access to it (for status, logs, messages)."""
+        return attaching.shown(self.endpoint) if self.endpoint else None
 
     @property
     def binary(self) -> str | None:
@@ -81,6 +101,12 @@ class LaunchPlan:
 
     @property
     def description(self) -> str:
+        if not self.owns_browser:
+            via = "over CDP" if self.kind == attaching.CDP else "from the browser server"
+            found = f"; {self.found}" if self.found else ""
+            mode = "headless" if self.headless else "headed"
+            return (f"{self.engine} {via} at {self.shown_endpoint} ({mode}, not launched by "
+                    f"Cockpit: never closed by it{found})")
         if self.headless and self.headless_shell:
             where = f"Playwright's headless shell {self.headless_shell}"
         else:
@@ -196,8 +222,83 @@ def release_stale_profile_lock(profile_dir: Path) -> None:
             pass
 
 
+def plan_attach(request: attaching.Attach, engine: str = "chromium") -> LaunchPlan:
+    """The plan for a running browser (`--cdp`, `--ws-endpoint`); `--cdp auto` looks for
+    a local one now, and the plan says which it found."""
+    endpoint, found = request.endpoint, ""
+    if request.kind == attaching.CDP and endpoint == "auto":
+        local = attaching.find_local()
+        endpoint, found = local.endpoint, local.description
+        log.info("--cdp auto: attaching to %s at %s", local.description,
+                 attaching.shown(endpoint))
+    return LaunchPlan(engine, None, True, None, [], None, request.kind, endpoint, found)
+
+
+ATTACH_TIMEOUT_MS = 15_000
+
+
+async def connect(playwright, plan: LaunchPlan):
+    """Attach to the running browser of the plan and return the context the session uses:
+    over CDP the browser's own (its open tabs become the session's), from a browser server
+    a new one of ours. `plan.headless` is set to what the browser reports."""
+    assert plan.endpoint is not None
+    browser_type = getattr(playwright, plan.engine)
+    try:
+        if plan.kind == attaching.CDP:
+            browser = await browser_type.connect_over_cdp(plan.endpoint,
+                                                          timeout=ATTACH_TIMEOUT_MS)
+        else:
+            browser = await browser_type.connect(plan.endpoint, timeout=ATTACH_TIMEOUT_MS)
+    except Exception as exc:  # noqa: BLE001 (said below, without the endpoint's secret part)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = attaching.redact(first, plan.endpoint)
+        hint = ("is the browser running with --remote-debugging-port, and is this its port?"
+                if plan.kind == attaching.CDP else
+                "is the server running (`playwright launch-server`, `playwright "
+                "run-server`), and is its Playwright version this one's?")
+        raise BrowserNotFoundError(f"could not attach to {plan.shown_endpoint}: {first}: "
+                                   f"{hint}") from None
+    try:
+        context = browser.contexts[0] if browser.contexts else await browser.new_context(
+            viewport={"width": 1280, "height": 800}, accept_downloads=True)
+        plan.headless = await _reports_headless(browser)
+        await context.add_init_script(script=SETTLE_INIT_JS)
+    except BaseException:
+        with contextlib.suppress(Exception):  # the original error is the one to say
+            await browser.close()
+        raise
+    return context
+
+
+async def _reports_headless(browser) -> bool:
+    """Whether the attached browser runs without a window: Chromium says so in its user
+    agent (HeadlessChrome). One that cannot tell is taken as headless (no window to show)."""
+    try:
+        cdp = await browser.new_browser_cdp_session()
+        version = await cdp.send("Browser.getVersion")
+        await cdp.detach()
+    except Exception:  # not Chromium (a Firefox or WebKit server): nothing to ask
+        log.debug("the attached browser does not say whether it is headless", exc_info=True)
+        return True
+    return "Headless" in str(version.get("userAgent", ""))
+
+
+async def close_browser(plan: LaunchPlan | None, context) -> None:
+    """Close what the plan opened: our own browser; for one we attached to, only our
+    connection (and a browser server's context of ours): that browser and its tabs stay."""
+    if plan is None or plan.owns_browser:
+        await context.close()
+        return
+    browser = context.browser
+    if browser is not None:  # disconnects: Playwright never closes a connected browser
+        await browser.close()
+
+
 async def launch(playwright, plan: LaunchPlan):
-    """Start a persistent context for the plan and return it."""
+    """Start a persistent context for the plan and return it (or, for a browser that is
+    already running, attach to it: connect())."""
+    if not plan.owns_browser:
+        return await connect(playwright, plan)
     assert plan.profile_dir is not None
     executable = plan.binary  # before anything starts: says so when headed needs the full build
     plan.profile_dir.mkdir(parents=True, exist_ok=True, mode=0o700)

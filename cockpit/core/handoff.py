@@ -20,7 +20,7 @@ from .errors import CommandError
 from .logs import tolerated
 from .needs import Need, detect_need
 from .parser import command_of
-from .relaunch import BrowserState, capture, display_problem, relaunch
+from .relaunch import BrowserState, capture, display_problem, not_ours, relaunch
 from .render import View, render
 from .result import Outcome, Result
 from .snapshot import Snapshot
@@ -58,6 +58,7 @@ class Handoff:
         self._before_state: BrowserState | None = None
         self._last_state: BrowserState | None = None  # the window's, saved every POLL_S
         self._window_closed = False
+        self._not_ours = False  # handed off in the terminal: the browser is not ours
         self._human_commands: list[str] = []
         self._streak: dict[str, int] = {}
         self._poller: asyncio.Task | None = None
@@ -82,13 +83,18 @@ class Handoff:
             self._before[each] = each.snapshot
         self._before_state = before_state = await capture(session)
         problem = None if session.headed else display_problem()
-        if terminal or problem == "none":
+        # a browser we attached to is never relaunched: headless, it stays so
+        self._not_ours = not session.owns_browser and not session.headed and not terminal
+        if terminal or problem == "none" or self._not_ours:
             self.mode = "terminal"
         elif problem:
             raise CommandError(f"cannot show a window: {problem}. The browser stays headless "
                                "and untouched; or drive it from here with `handoff --terminal`")
         elif session.headed:
             self.mode = "headed"
+            if session.active is not None:  # the user's own window: bring it forward
+                with tolerated("bringing the window to the front", log):
+                    await session.active.page.bring_to_front()
         else:
             await self._switch(headless=False, state=before_state)
             self.mode = "window"
@@ -110,15 +116,21 @@ class Handoff:
         where = f"{len(session.tabs)} tab(s), tab {_front_index(session)} in front"
         after = "agents' commands wait until `resume`"
         if self.mode == "terminal":
-            return (f"the human has control ({self.reason}). There is no display here (over "
-                    f"SSH?), so the browser stays headless ({where}): drive it with typed "
+            why = (f"It runs headless, and {not_ours(session)}: it cannot become a window, "
+                   f"so it stays headless ({where})" if self._not_ours else
+                   f"There is no display here (over SSH?), so the browser stays headless "
+                   f"({where})")
+            return (f"the human has control ({self.reason}). {why}: drive it with typed "
                     f"commands and the page picture, then `resume`; {after}")
         shown = "is a visible window" if self.mode == "window" else "is already visible"
+        close = " or close the window" if session.owns_browser else ""  # not their Chrome
         return (f"the human has control ({self.reason}); the browser {shown} ({where}). "
-                f"Act in the window, then `resume` or close the window; {after}")
+                f"Act in the window, then `resume`{close}; {after}")
 
     async def _switch(self, headless: bool, state: BrowserState) -> None:
         """Relaunch; if that fails, relaunch the way it was so the session keeps a browser."""
+        if not self.session.owns_browser:
+            raise CommandError(f"cannot relaunch the browser: {not_ours(self.session)}")
         try:
             await relaunch(self.session, headless, state)
         except Exception as exc:  # shown in the CommandError below; the traceback is logged
@@ -184,6 +196,11 @@ class Handoff:
             self._poller = None
         state = self._last_state
         assert state is not None  # start() set it before it gave control away
+        if self._window_closed and not session.owns_browser:
+            self._finish()  # nothing to hand back: the browser we attached to has gone
+            raise CommandError(f"the browser Cockpit was attached to has closed, and "
+                               f"{not_ours(session)}: start it again and attach a new "
+                               "session to it")
         if self.mode in ("window", "headed") and not self._window_closed:
             with tolerated("the window's state at resume", log):  # else the last saved
                 state = await capture(session, front_from_window=True)

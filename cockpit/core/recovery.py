@@ -224,6 +224,13 @@ class Recovery:
         session = self.session
         self.browser_lost = None
         self.crashed.clear()
+        if not session.owns_browser:  # the user's own browser: never killed nor restarted
+            reason = (f"{why}; it is a browser Cockpit attached to (--cdp/--ws-endpoint), "
+                      "which Cockpit never restarts: start it again, then Cockpit")
+            self.dead = reason
+            session.bus.emit(ev.BROWSER_RECOVERED, what="browser", ok=False, reason=reason,
+                             tabs=[t.url for t in session.tabs])
+            return reason
         if killed:
             session.switching = True  # its pages now close: not tabs that a person closed
             kill_browser(session.profile_dir)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from . import events as ev
 from .browser import launch
+from .errors import BrowserNotFoundError
 from .logs import tolerated
 from .tab import Tab
 
@@ -158,10 +159,20 @@ async def _open(page, state: TabState) -> None:
                 await script.dispose()
 
 
+def not_ours(session: Session) -> str:
+    """Why a browser attached with --cdp / --ws-endpoint is never relaunched."""
+    where = session.plan.shown_endpoint if session.plan else None
+    return (f"the browser{f' at {where}' if where else ''} was not started by Cockpit, "
+            "which never closes or restarts a browser it does not own")
+
+
 async def relaunch(session: Session, headless: bool, state: BrowserState) -> None:
     """Close the browser (if it still runs) and start it again, headless or in a window,
     with `state` restored. Raises BrowserNotFoundError when the launch fails: the caller
-    then relaunches with the old mode, so the session always ends with a browser."""
+    then relaunches with the old mode, so the session always ends with a browser; and
+    at once for a browser the session does not own (never closed, never relaunched)."""
+    if not session.owns_browser:
+        raise BrowserNotFoundError(f"cannot relaunch: {not_ours(session)}")
     old = session._context
     session.switching = True  # the old pages' close events are not tabs the human closed
     try:

@@ -15,7 +15,8 @@ from . import commands  # noqa: F401  (registers every command before the first 
 from . import agent as agents
 from . import events as ev
 from .annotate import draw_ref_labels, remove_ref_labels
-from .browser import LaunchPlan, launch, plan_launch
+from .attach import Attach
+from .browser import LaunchPlan, close_browser, launch, plan_attach, plan_launch
 from .buffers import Buffers
 from .errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
@@ -48,8 +49,9 @@ class Session:
                  engine: str = "chromium", browser_path: str | None = None,
                  workspace: Path | None = None, profile_dir: Path | None = None,
                  action_timeout: float = 5.0, command_timeout: float | None = None,
-                 registry: Registry = REGISTRY) -> None:
+                 registry: Registry = REGISTRY, attach: Attach | None = None) -> None:
         self.name = name
+        self.attach = attach  # --cdp / --ws-endpoint: a running browser, never ours to close
         self.headed = headed
         self.engine = engine
         self.browser_path = browser_path
@@ -100,9 +102,10 @@ class Session:
     async def start(self) -> Session:
         playwright = self._playwright = await async_playwright().start()
         try:
-            self.plan = plan_launch(playwright, self.engine, self.browser_path,
-                                    not self.headed, self.profile_dir)
+            self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
+                playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)
             context = self._context = await launch(playwright, self.plan)
+            self.headed = not self.plan.headless  # an attached browser says what it is
         except BaseException:
             await playwright.stop()
             raise
@@ -129,11 +132,12 @@ class Session:
         with tolerated("saving the trace", log):  # a stopped browser never answers
             await asyncio.wait_for(self.stop_trace(), CLOSE_S)
         if self._context is not None:
-            try:
-                await asyncio.wait_for(self._context.close(), CLOSE_S)
+            try:  # attached (--cdp, --ws-endpoint): disconnect only, never close theirs
+                await asyncio.wait_for(close_browser(self.plan, self._context), CLOSE_S)
             except TimeoutError:  # stopped (SIGSTOP) or hung: it would never close
-                log.warning("the browser did not close within %g s: killed", CLOSE_S)
-                kill_browser(self.profile_dir)
+                log.warning("the browser did not close within %g s", CLOSE_S)
+                if self.owns_browser:
+                    kill_browser(self.profile_dir)
             except Exception:  # gone: crashed, or closed by hand
                 log.debug("closing the browser failed; going on", exc_info=True)
             self._context = None
@@ -142,6 +146,12 @@ class Session:
                 await asyncio.wait_for(self._playwright.stop(), CLOSE_S)
             self._playwright = None
         self.bus.emit(ev.SESSION_CLOSED, session=self.name)
+
+    @property
+    def owns_browser(self) -> bool:
+        """Whether Cockpit launched the browser, and so may close, relaunch or restart it;
+        False for one attached with --cdp / --ws-endpoint (the user's own Chrome)."""
+        return self.attach is None
 
     @property
     def context(self) -> BrowserContext | None:
@@ -360,6 +370,9 @@ class Session:
         return {
             "session": self.name,
             "browser": self.plan.description if self.plan else None,
+            "browser_kind": self.attach.kind if self.attach else "local",
+            "endpoint": self.plan.shown_endpoint if self.plan else None,
+            "agent": self.agent.state if self.agent else None,
             "engine": self.engine,
             "headed": self.headed,
             "tabs": len(self.tabs),
@@ -369,7 +382,7 @@ class Session:
             "handoff": self.handoff.status(),
             "recording": str(self.recording_path) if self.recording_path else None,
             "uptime_s": round(time.time() - self.started_at, 1),
-            "profile": str(self.profile_dir),
+            "profile": str(self.profile_dir) if self.owns_browser else None,  # theirs: none
             "files": str(self.files_dir),
         }
 

@@ -77,7 +77,8 @@ async def status(ctx, a) -> Outcome:
     lines = [f"session {s['session']}: {s['browser']}",
              f"tabs: {s['tabs']}, active: {active.get('index')} {active.get('url', '')}",
              f"commands run: {s['commands_run']}, up {s['uptime_s']} s",
-             f"profile: {s['profile']}", f"files: {s['files']}"]
+             "profile: " + (s["profile"] or "the attached browser's own"),
+             f"files: {s['files']}"]
     control = s["handoff"]
     if control["human_has_control"]:
         lines.append(f"control: the human ({control['reason']}; {control['mode']}); agents "
