@@ -23,7 +23,7 @@ from .config import apply_config, key_label
 from .command_log import CommandLog, describe_entry
 from .diff_pane import DiffPane
 from .history import History
-from .layout import PANE_NAMES, PaneLayout
+from .layout import PaneLayout
 from .output_pane import OutputPane
 from .messages import (AgentChanged, CommandsRan, ControlChanged, SessionNotice, route,
                        translate)
@@ -357,12 +357,11 @@ class CockpitApp(App):
         return True
 
     def action_next_pane(self) -> None:
-        name = self.panes.cycle()
+        self.panes.cycle()  # the pane's border names it: no notice needed
         self.lay_out()
         focused = self.focused
         if focused is not None and not all(w.display for w in focused.ancestors_with_self):
             self.query_one(Prompt).focus()  # focus must not stay on a hidden pane
-        self.notify(f"showing the {PANE_NAMES.get(name, name)}", timeout=2, markup=False)
 
     def on_command_log_highlighted(self, message: CommandLog.Highlighted) -> None:
         self.query_one(OutputPane).show_entry(message.entry)

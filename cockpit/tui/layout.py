@@ -34,9 +34,7 @@ NARROW_ORDER = ("log", "output", "agent", "picture-pane", "refs", "diff", "tabs"
 # What the cycling key steps through; "commands" is the log with the output.
 SIDE_PANES = ("agent", "picture-pane", "refs", "diff", "tabs")
 SINGLE_PANES = ("commands",) + SIDE_PANES
-PANE_NAMES = {"commands": "log and output", "agent": "agent", "picture-pane": "page picture",
-              "refs": "refs", "diff": "diff", "tabs": "tabs", "log": "log",
-              "output": "output"}
+
 
 
 def layout_for(width: int, height: int) -> str:
