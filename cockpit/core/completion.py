@@ -36,10 +36,10 @@ def complete(line: str, registry: Registry,
         return word, []
     if word.startswith("-"):
         out = []
-        for f in spec.flags:
-            for name in (f.short, f.name):
-                if name and name.startswith(word):
-                    out.append(Candidate(name, f.usage, f.help))
+        for f in spec.flags:  # one candidate a flag, however many of its names match
+            names = [n for n in (f.short, f.name) if n and n.startswith(word)]
+            if names:
+                out.append(Candidate(names[0], f.usage, f.help))
         return word, out
     position = len([w for w in words[1:] if not w.startswith("-")]) - (1 if word else 0)
     arg = spec.args[min(position, len(spec.args) - 1)] if spec.args else None

@@ -10,7 +10,8 @@ from typing import Any, Protocol
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual import events
+from textual.containers import Container
 from textual.widgets import Footer
 
 from ..core.agent import describe as describe_agent
@@ -23,6 +24,8 @@ from .config import apply_config, key_label
 from .command_log import CommandLog, describe_entry
 from .diff_pane import DiffPane
 from .history import History
+from .layout import PaneLayout
+from .output_pane import OutputPane
 from .messages import (AgentChanged, CommandsRan, ControlChanged, SessionNotice, route,
                        translate)
 from .palette import CockpitCommands
@@ -30,7 +33,7 @@ from .picture import PicturePane
 from .prompt import Hint, Prompt
 from .refs_pane import RefsPane
 from .screens import HelpScreen, TextScreen
-from .status_bar import StatusBar
+from .status_bar import NeedsNotice, StatusBar
 from .tabs_pane import TabsPane
 from .theme_watch import ThemeReloader
 from .themes import APP_VARIABLES, DEFAULT_THEME, load_themes
@@ -47,23 +50,29 @@ class Lifecycle(Protocol):
 
 
 
+DIFF_KEYS = Binding.Group("Diff", compact=True)
+
+
 class CockpitApp(App):
     CSS_PATH = "cockpit.tcss"
     TITLE = "Cockpit"
     COMMANDS = App.COMMANDS | {CockpitCommands}
+    # The footer shows them in this order and a narrow terminal cuts its end: the keys a
+    # person needs in a hurry (the agent, the handoff) come right after help.
     BINDINGS = [
         Binding("f1", "help", "Help", id="help"),
+        Binding("f10", "handoff", "Handoff", id="handoff"),
+        Binding("f8", "agent_pause", "Agent pause", id="agent.pause"),
+        Binding("f9", "agent_stop", "Agent stop", id="agent.stop"),
+        Binding("ctrl+n", "next_pane", "Next pane", id="pane.next"),
         Binding("f2", "focus('tabs')", "Tabs", id="focus.tabs"),
-        Binding("f3", "focus('refs-table')", "Refs", id="focus.refs"),
+        Binding("f3", "focus('refs-filter')", "Refs", id="focus.refs"),
         Binding("f4", "focus('log')", "Log", id="focus.log"),
         Binding("f6", "focus('prompt')", "Prompt", id="focus.prompt"),
         Binding("f5", "refresh_picture", "Picture", id="picture.refresh"),
         Binding("f7", "toggle_labels", "Ref labels", id="picture.labels", show=False),
-        Binding("alt+left", "diff_step(-1)", "Older diff", id="diff.older"),
-        Binding("alt+right", "diff_step(1)", "Newer diff", id="diff.newer"),
-        Binding("f8", "agent_pause", "Agent pause", id="agent.pause"),
-        Binding("f9", "agent_stop", "Agent stop", id="agent.stop"),
-        Binding("f10", "handoff", "Handoff", id="handoff"),
+        Binding("alt+left", "diff_step(-1)", "Older diff", id="diff.older", group=DIFF_KEYS),
+        Binding("alt+right", "diff_step(1)", "Newer diff", id="diff.newer", group=DIFF_KEYS),
         Binding("f12", "recordings", "Recordings", id="recordings", show=False),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
     ]
@@ -84,6 +93,7 @@ class CockpitApp(App):
         self._routes: list | None = None  # who handles the engine's messages
         self.picture_labels = False
         self.human_has_control = False
+        self.panes = PaneLayout()  # which panes show, for the terminal's size
         self._agent_state: dict = {}
         self._recording_failed: str | None = None
         loaded = load_themes()
@@ -108,16 +118,15 @@ class CockpitApp(App):
                         severity="warning", markup=False)
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield TabsPane(id="tabs")
-                yield RefsPane(id="refs")
-            with Vertical(id="center"):
-                yield CommandLog(id="log")
-                yield DiffPane(id="diff")
-            with Vertical(id="right"):
-                yield PicturePane(enabled=self.pictures, id="picture-pane")
-                yield AgentPane(id="agent")
+        with Container(id="main"):  # its grid places the panes: tui/layout.py
+            yield TabsPane(id="tabs")
+            yield CommandLog(id="log")
+            yield PicturePane(enabled=self.pictures, id="picture-pane")
+            yield RefsPane(id="refs")
+            yield OutputPane(id="output")
+            yield DiffPane(id="diff")
+            yield AgentPane(id="agent")
+        yield NeedsNotice(id="needs")
         yield StatusBar(id="status")
         yield Prompt(self.session.registry, self.history, self.session.refs, id="prompt")
         yield Hint(id="hint")
@@ -133,6 +142,7 @@ class CockpitApp(App):
         self.watch_themes()
         for error in apply_config(self):  # keys remapped by id from config.yaml
             self.notify(error, title="Config", severity="error", timeout=10, markup=False)
+        self.lay_out()
         self._unsubscribe = self.session.bus.subscribe(self._batcher)
         self.query_one(StatusBar).set(session=self.session.name)
         self.query_one(Prompt).focus()
@@ -238,6 +248,7 @@ class CockpitApp(App):
         key = key_label(self, "handoff")
         if message.kind == ev.HANDOFF:
             self.human_has_control = True
+            self.query_one(NeedsNotice).hide_need()
             status.set(control=f"HUMAN ({data['reason']}; {key} resumes)", need="",
                        mode="headed" if data["mode"] != "terminal" else "headless")
             where = {"window": "in the browser window", "headed": "in the browser window",
@@ -254,11 +265,13 @@ class CockpitApp(App):
         elif message.kind == ev.NEEDS_HUMAN and not self.human_has_control:
             status.set(need=f"{data['need']} ({data['detail']})")
             self.bell()
-            self.notify(f"{data['detail']} at {data.get('url', '')}: {key} hands you the "
-                        "browser", title="Needs a human", severity="warning", timeout=20,
-                        markup=False)
+            # one notice at a time: a new need replaces the one shown
+            self.query_one(NeedsNotice).show_need(
+                f"NEEDS A HUMAN · {data['need']}: {data['detail']} at {data.get('url', '')}"
+                f" · {key} hands you the browser")
         elif message.kind == ev.NEEDS_CLEARED:
             status.set(need="")
+            self.query_one(NeedsNotice).hide_need()
         self._show_agent()
 
     def action_handoff(self) -> None:
@@ -332,7 +345,43 @@ class CockpitApp(App):
         self.push_screen(HelpScreen(self.session.registry))
 
     def action_focus(self, widget_id: str) -> None:
-        self.query_one(f"#{widget_id}").focus()
+        widget = self.query_one(f"#{widget_id}")
+        pane = next((w for w in widget.ancestors_with_self if w.parent is self._main), None)
+        if pane is not None and not pane.display:  # a narrow layout: show it first
+            self.panes.reveal(pane.id or "")
+            self.lay_out()
+        widget.focus()
+
+    # --- the layout, for the terminal's size (tui/layout.py) ------------------------------
+    @property
+    def _main(self) -> Container:
+        return self.query_one("#main", Container)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # the event's size: this runs before App's own handler records the new one
+        self.lay_out(event.size.width, event.size.height)
+
+    def lay_out(self, width: int | None = None, height: int | None = None) -> None:
+        mode = self.panes.mode
+        self.panes.apply(self._main, width or self.size.width, height or self.size.height)
+        self.query_one(Footer).compact = self.panes.mode != "wide"
+        if mode != self.panes.mode:
+            self.refresh_bindings()  # the next-pane key shows only where it does something
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_pane":
+            return self.panes.mode not in ("", "wide")
+        return True
+
+    def action_next_pane(self) -> None:
+        self.panes.cycle()  # the pane's border names it: no notice needed
+        self.lay_out()
+        focused = self.focused
+        if focused is not None and not all(w.display for w in focused.ancestors_with_self):
+            self.query_one(Prompt).focus()  # focus must not stay on a hidden pane
+
+    def on_command_log_highlighted(self, message: CommandLog.Highlighted) -> None:
+        self.query_one(OutputPane).show_entry(message.entry)
 
     def action_diff_step(self, delta: int) -> None:
         self.query_one(DiffPane).step(delta)

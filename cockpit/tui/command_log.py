@@ -28,6 +28,9 @@ MAX_ROWS = 10_000  # older rows leave the view; the recorder keeps everything
 # (title, width); None: shares the room the fixed columns leave (command 40%, result the rest)
 COLUMNS = (("time", 8), ("from", 6), ("command", None), ("", 7), ("ms", 6), ("result", None))
 COMMAND_SHARE = 0.4
+# A narrow log drops columns before it squeezes the command and its result: the time
+# below this many cells, the milliseconds below the next.
+NO_TIME_BELOW, NO_MS_BELOW = 80, 60
 
 
 @dataclass(eq=False)
@@ -79,6 +82,13 @@ class CommandLog(ScrollView, can_focus=True):
             super().__init__()
             self.entry = entry
 
+    class Highlighted(Message):
+        """The entry under the cursor is another one, or it changed (the output pane)."""
+
+        def __init__(self, entry: Entry) -> None:
+            super().__init__()
+            self.entry = entry
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.entries: dict[int, Entry] = {}
@@ -88,6 +98,7 @@ class CommandLog(ScrollView, can_focus=True):
         # and memory stays bounded however many rows pass through
         self._strips: LRUCache[tuple, Strip] = LRUCache(256)
         self._styles: dict[str, Style] = {}
+        self._announced: tuple[int, int] | None = None
 
     def on_mount(self) -> None:
         self.border_title = "Command log"
@@ -138,6 +149,14 @@ class CommandLog(ScrollView, can_focus=True):
             self.cursor = len(self.rows) - 1
             self.scroll_to(y=self.virtual_size.height, animate=False)
         self.refresh()
+        self._announce()
+
+    def _announce(self) -> None:
+        """Say which entry is under the cursor when it or its state changed."""
+        entry = self.rows[self.cursor] if self.rows else None
+        if entry is not None and self._announced != (entry.id, entry.version):
+            self._announced = (entry.id, entry.version)
+            self.post_message(self.Highlighted(entry))
 
     @property
     def at_end(self) -> bool:
@@ -164,15 +183,22 @@ class CommandLog(ScrollView, can_focus=True):
         return style
 
     def _widths(self, width: int) -> list[int]:
-        fixed = sum(w for _, w in COLUMNS if w) + len(COLUMNS)  # a space before each column
+        """Each column's width; 0 for a column left out at this width."""
+        dropped = {"time"} if width < NO_TIME_BELOW else set()
+        dropped |= {"ms"} if width < NO_MS_BELOW else set()
+        kept = [(title, w) for title, w in COLUMNS if title not in dropped]
+        fixed = sum(w for _, w in kept if w) + len(kept)  # a space before each column
         room = max(16, width - fixed)
         command = int(room * COMMAND_SHARE)
-        return [w if w else (command if title == "command" else room - command)
+        return [0 if title in dropped else w if w else
+                (command if title == "command" else room - command)
                 for title, w in COLUMNS]
 
     def _line(self, cells: list[Text], width: int, row_style: Style) -> Strip:
         line = Text(no_wrap=True, end="")
         for cell, cell_width in zip(cells, self._widths(width)):
+            if not cell_width:
+                continue
             cell.truncate(cell_width, overflow="ellipsis", pad=True)
             line.append(" ")
             line.append_text(cell)
@@ -227,6 +253,7 @@ class CommandLog(ScrollView, can_focus=True):
         elif self.cursor >= top + self._visible_rows():
             self.scroll_to(y=self.cursor - self._visible_rows() + 1, animate=False)
         self.refresh()
+        self._announce()
 
     def action_move(self, delta: int) -> None:
         self.move_cursor(self.cursor + delta)

@@ -121,14 +121,16 @@ class RecordingsScreen(ModalScreen):
     def show_step(self, index: int) -> None:
         step = self.recording.steps[index]
         result = step.get("error") or step.get("output") or ""
+        # results and diffs keep their lines (clean(..., one_line=False)): read as lines
         self.query_one("#recorded-side", Static).update(Text(
             f"recorded · step {step['n']}: {clean(step['command'])}\n"
-            f"{clean(result)[:600]}\n\n{clean(diff_lines(step.get('diff')))}"))
+            f"{clean(result[:2000], one_line=False)}\n\n"
+            f"{clean(diff_lines(step.get('diff')), one_line=False)}"))
         report = self.reports.get(index)
         side = "not replayed yet (n replays the next step)" if report is None else (
             f"now · {report.status}: {clean(report.ran or report.recorded)}\n"
-            + "\n".join(clean(r) for r in report.reasons)
-            + f"\n\n{clean(diff_lines(report.actual.get('diff')))}")
+            + "\n".join(clean(r, one_line=False) for r in report.reasons)
+            + f"\n\n{clean(diff_lines(report.actual.get('diff')), one_line=False)}")
         self.query_one("#replayed-side", Static).update(Text(side))
 
     # --- the walkthrough ----------------------------------------------------------------

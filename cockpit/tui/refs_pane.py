@@ -1,8 +1,12 @@
-"""The refs of the active tab's snapshot: filter them, and Enter puts one in the prompt."""
+"""The refs of the active tab's snapshot: filter them, and Enter puts one in the prompt.
+
+Refs are shown whole (`@f1e1061`, not a prefix), and names wrap onto more lines rather than
+being cut where the pane ends."""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -10,8 +14,10 @@ from textual.widgets import DataTable, Input
 
 from ..core.snapshot import INTERACTIVE_ROLES
 from .messages import RefsChanged
-from .safe import literal
-from .tables import FittedTable
+from .safe import clean, literal
+
+ROLE_WIDTH = 10  # at most: longer roles are cut (the name is what tells rows apart)
+NAME_MIN = 12  # below this the table scrolls sideways rather than squeeze the names
 
 
 class RefsPane(Vertical):
@@ -28,14 +34,40 @@ class RefsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter refs", id="refs-filter")
-        yield FittedTable(cursor_type="row", show_header=False, id="refs-table")
+        yield DataTable(cursor_type="row", show_header=False, id="refs-table")
 
     def on_mount(self) -> None:
         self.border_title = "Refs"
-        table = self.query_one(DataTable)
-        table.add_column("ref", key="ref", width=6)
-        table.add_column("role", key="role", width=10)
-        table.add_column("name", key="name", width=20)
+        self._fill()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fill()  # the names wrap to the new width
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing on the list types into the filter (the README's "type to filter")."""
+        field = self.query_one(Input)
+        if event.is_printable and event.character and not field.has_focus:
+            event.stop()
+            event.prevent_default()
+            field.focus()
+            field.insert_text_at_cursor(event.character)
+        elif event.key == "down" and field.has_focus:
+            event.stop()
+            self.query_one(DataTable).focus()
+
+    def _columns(self, table: DataTable, shown: list[tuple[str, str, str, str]]) -> None:
+        """Columns as wide as the longest ref and role; the name takes the rest."""
+        ref = max([len(r[0]) + 1 for r in shown] + [4])
+        padding = 2 * table.cell_padding * 3
+        room = (table.size.width or self.size.width) - ref - padding - 1
+        # the role gives way first: cut roles still tell a textbox from a button
+        role = max(4, min(ROLE_WIDTH, max([len(r[1]) for r in shown] + [4]),
+                          room - NAME_MIN))
+        room -= role
+        table.clear(columns=True)
+        table.add_column("ref", key="ref", width=ref)
+        table.add_column("role", key="role", width=role)
+        table.add_column("name", key="name", width=max(NAME_MIN, room))
 
     def on_refs_changed(self, message: RefsChanged) -> None:
         self.show(message.refs)
@@ -56,16 +88,17 @@ class RefsPane(Vertical):
         keep = None  # the ref under the cursor stays under it when the list is refreshed
         if table.row_count:
             keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        table.clear()
-        for ref, role, name, value in self.refs:
-            if needle and needle not in f"@{ref} {role} {name} {value}".lower():
-                continue
-            label = literal(name)
+        shown = [r for r in self.refs
+                 if not needle or needle in f"@{r[0]} {r[1]} {r[2]} {r[3]}".lower()]
+        self._columns(table, shown)
+        for ref, role, name, value in shown:
+            label = Text(clean(name), overflow="fold")
             if value:
                 label.append(": " if name else "", style=dim)
-                label.append_text(literal(value, dim))
-            table.add_row(Text(f"@{ref}", style=ref_style), Text(role, style=dim), label,
-                          key=ref)
+                label.append_text(Text(clean(value), style=dim))
+            # height None: as many lines as the name needs at the column's width
+            table.add_row(Text(f"@{ref}", style=ref_style), literal(role, dim), label,
+                          key=ref, height=None)
         self.border_subtitle = f"{table.row_count}/{len(self.refs)}"
         if keep is not None and keep in table.rows:
             table.move_cursor(row=table.get_row_index(keep))

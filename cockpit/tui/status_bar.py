@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.widget import Widget
+from textual.widgets import Static
 
 from ..core import events as ev
 from .messages import CommandsRan
@@ -52,22 +53,50 @@ class StatusBar(Widget):
         self.refresh()
 
     def render(self) -> Text:
+        """Most important first, so a narrow terminal cuts the least important: who has
+        control and what the page needs a person for, then the agent, the queue, the last
+        error, and the session's facts."""
         s = self.status
         key = self.get_component_rich_style("status--key", partial=True)
+        style = lambda name: self.get_component_rich_style(name, partial=True)  # noqa: E731
         text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("control ", style=key)
+        text.append(clean(s.control) + "  ")
+        if s.need:
+            text.append(f"NEEDS A HUMAN: {clean(s.need)}", style=style("status--need"))
+            text.append("  ")
+        text.append("agent ", style=key)
+        text.append(clean(s.agent) + "  ")
+        if s.busy:
+            text.append(f"{s.busy} running/queued  ", style=style("status--busy"))
+        if s.last_error:
+            text.append("last error: ", style=key)
+            text.append(clean(s.last_error)[:160] + "  ", style=style("status--error"))
         for label, value in (("session", s.session), ("browser", s.mode),
-                             ("control", s.control), ("agent", s.agent),
                              ("rec", s.recording)):
             text.append(f"{label} ", style=key)
             text.append(clean(value) + "  ")
-        if s.need:
-            text.append(f"NEEDS A HUMAN: {clean(s.need)}  ",
-                        style=self.get_component_rich_style("status--need", partial=True))
-        if s.busy:
-            text.append(f"{s.busy} running/queued  ",
-                        style=self.get_component_rich_style("status--busy", partial=True))
-        if s.last_error:
-            text.append("last error: ", style=key)
-            text.append(clean(s.last_error)[:160],
-                        style=self.get_component_rich_style("status--error", partial=True))
         return text
+
+
+class NeedsNotice(Static):
+    """The page needs a person: one notice, in the layout above the status bar (it covers
+    no pane and never the status bar); a new need replaces it, and it goes when the need
+    is cleared or the person takes the browser."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", markup=False, **kwargs)
+        self.display = False
+        self.text = ""
+
+    def show_need(self, text: str) -> None:
+        self.text = clean(text)
+        self.update(Text(self.text))
+        self.display = True
+
+    def hide_need(self) -> None:
+        self.text = ""
+        self.display = False
+
+    def on_click(self) -> None:
+        self.display = False  # read: out of the way (the status bar still says it)
