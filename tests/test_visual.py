@@ -58,7 +58,7 @@ async def test_a_very_tall_page_gives_its_top_and_says_so(s, site, tmp_path, mon
     await ok(s, "js document.body.style.minHeight = '60000px'")
     path, _ = await saved(s, "screenshot tall.png")
     assert path == tmp_path / "tall.png"
-    width, height = png_size(path)
+    _, height = png_size(path)
     assert height == MAX_SHOT_PX < 60000
     result = await ok(s, "screenshot tall2.png")
     assert f"this is its top {MAX_SHOT_PX:,} px" in result.output and "--clip" in result.output
