@@ -87,8 +87,8 @@ async def test_only_shell_install_runs_headless_and_says_headed_needs_the_full_b
     playwright, _, shell_path = layout(full_build=False, shell=shell)
     plan = plan_launch(playwright, headless=True, profile_dir=tmp_path / "profile")
     assert plan.binary == shell_path
-    with pytest.raises(BrowserNotFoundError, match="headless shell only.*playwright install "
-                                                   "chromium"):
+    with pytest.raises(BrowserNotFoundError, match=r"headless shell only.*playwright install "
+                                                   r"chromium"):
         plan_launch(playwright, headless=False)
     # a handoff relaunches the same plan headed: refused before anything starts, clearly
     headed = browser.LaunchPlan(**{**plan.__dict__, "headless": False})

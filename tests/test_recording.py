@@ -112,7 +112,7 @@ def test_no_record_writes_nothing(tmp_path, site, monkeypatch):
 def test_a_bad_secret_is_refused_with_what_to_do(tmp_path):
     proc = start(["--secret", "1BAD=x"])
     proc.stdin.close()
-    assert proc.wait(60) == 1
+    assert proc.wait(60) == 2  # a usage error, as in `serve`
     assert "a secret's name is letters, digits and _" in proc.stderr.read()
 
 

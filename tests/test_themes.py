@@ -13,8 +13,14 @@ from textual.color import Color
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.theme_watch import ThemeReloader
 from cockpit.tui.themes import (APP_VARIABLES, THEME_FIELDS, Problem, ThemeRefused,
-                                load_theme, load_themes, theme_dirs, themes_main)
+                                load_theme, load_themes, theme_dirs)
 from tui_fake import FakeSession
+
+
+def themes_main(argv: list[str]) -> int:
+    """`cockpit themes` as the command line runs it (the face lives in cockpit.cli)."""
+    from cockpit.cli import main
+    return main(["themes", *argv])
 
 SHIPPED = Path(__file__).resolve().parent.parent / "themes"
 GOOD = """\

@@ -16,7 +16,7 @@ ENVELOPE = 200  # bytes a request adds around its command line (id, op, source, 
 
 USAGE = """usage: cockpit exec [--session NAME] [--json] [--timeout S] COMMAND [ARG...]
 
-Run one command in a live session (started by `cockpit`, `cockpit serve` or `cockpit demo`)
+Run one command in a live session (started by `cockpit`, `run`, `serve`, `demo`, `replay`)
 and print its result. The session is $COCKPIT_SOCKET when set (an agent started with
 --agent has it), else NAME (default: default) of this directory or the nearest parent.
 

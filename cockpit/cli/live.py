@@ -1,45 +1,179 @@
-"""A live session: the browser, its control socket and its agent, started and stopped
-together (by the TUI, `cockpit serve` and `cockpit demo`)."""
+"""One live session, the same for every face (the TUI, `--plain`, `run`, `serve`, `demo`,
+`replay`, and the faces still to come): the browser session, its control socket, its
+recording, its agent, its trace and handoff settings, opened and closed together.
+
+    async with LiveSession(SessionOptions(name="x"), agent="my-agent") as live:
+        await live.session.run("goto example.com")
+
+`start()` and `close()` are there too, for a face that starts it in the background (the
+TUI shows its screen at once and the errors in it)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..control.agent_process import AgentProcess
-from ..record.recorder import start_recording
-from ..control.server import ControlServer
+from ..control import discovery
+from ..control.server import AlreadyLive, ControlServer
+from ..core import events as ev
+
+if TYPE_CHECKING:
+    from ..control.agent_process import AgentProcess
+    from ..core.session import Session
+    from ..record.recorder import Recorder
+
+log = logging.getLogger("cockpit.live")
+
+__all__ = ["AlreadyLive", "LiveSession", "SessionOptions"]
+
+STARTING = "starting"  # the holder of agents' commands until the browser runs
 
 
-class Host:
-    def __init__(self, session, agent_command: str | None = None,
+@dataclass
+class SessionOptions:
+    """What a face asks of its session (the shared command-line options, as values)."""
+
+    name: str = "default"
+    headed: bool = False
+    browser: str = "chromium"
+    browser_path: str | None = None
+    secrets: list[str] = field(default_factory=list)  # NAME=VALUE, or NAME from the env
+    record: Path | None = None  # None: recordings/SESSION-TIME.jsonl (unless no_record)
+    no_record: bool = False
+    trace: Path | None = None  # a Playwright trace zip
+    auto_handoff: bool = False
+    auto_resume: bool = False
+
+    def session(self) -> Session:
+        """A new, not yet started Session; ValueError names a bad name or secret."""
+        from ..core.session import Session
+        session = Session(self.name, headed=self.headed, engine=self.browser,
+                          browser_path=self.browser_path)
+        session.handoff.auto_handoff = self.auto_handoff
+        session.handoff.auto_resume = self.auto_resume
+        for spec in self.secrets:
+            session.secrets.add(spec)
+        if self.trace:
+            session.trace_path = Path(self.trace).resolve()
+        if not self.no_record:
+            from ..record.recorder import default_path
+            session.recording_path = Path(self.record) if self.record else default_path(
+                session.name)
+        return session
+
+
+class LiveSession:
+    """Opens, in this order: the control socket (so a second session of the same name is
+    refused, AlreadyLive, before a browser starts), the browser session, the recorder (so
+    it sees the agent's first step), the agent. Closes everything it opened, even when
+    starting failed half-way or was cancelled.
+
+    Raises ValueError (a bad name or secret) or discovery.Unreachable (the socket
+    directory is not ours) when built, before anything is opened."""
+
+    def __init__(self, options: SessionOptions, *, agent: str | None = None,
                  workspace: Path | None = None) -> None:
-        self.session = session
-        self.server = ControlServer(session, workspace)
-        self.agent = None
-        self.agent_command = agent_command
-        self.recorder = None
+        self.options = options
+        self.session = options.session()
+        self.server = ControlServer(self.session, workspace)
+        self.agent_command = agent
+        self.agent: AgentProcess | None = None
+        self.recorder: Recorder | None = None
+        self._server_open = self._session_open = self._closed = False
 
-    async def start(self) -> None:
-        """Socket first: a second session of the same name fails (AlreadyLive) before a
-        browser is started; the agent last, once it has something to talk to."""
-        await self.server.start()
+    # --- lifecycle ----------------------------------------------------------------------
+    async def __aenter__(self) -> LiveSession:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def refuse_if_live(self) -> None:
+        """AlreadyLive now, without opening anything: for a face that shows its screen
+        before the session has started (the TUI), so the refusal comes before it."""
+        live = discovery.alive(self.server.socket)
+        if live is not None:
+            raise AlreadyLive(already_live_message(self.session.name, live.pid))
+
+    async def start(self) -> LiveSession:
+        # a client may come between the socket and the browser: its commands wait
+        # (queued, as while an agent is paused) instead of failing on no browser
+        self.session.hold_agents("the browser is starting", holder=STARTING)
         try:
+            await self.server.start()
+            self._server_open = True
+            self._check_open()
             await self.session.start()
+            self._session_open = True
+            self._check_open()
+            self._start_recording()  # before the waiting commands run: they are steps
+            self.session.release_agents(holder=STARTING)
+            if self.agent_command:
+                from ..control.agent_process import AgentProcess
+                self.agent = AgentProcess(self.agent_command, self.session,
+                                          self.server.socket)
+                self.session.agent = self.agent  # Session.agent_control() uses it
+                await self.agent.start()
         except BaseException:
-            await self.server.close()
+            try:
+                await self.close()
+            except BaseException as exc:  # noqa: BLE001 (logged by close(); the first error is the one raised)
+                log.debug("closing after a failed start: %r", exc)
             raise
-        self.recorder = start_recording(self.session)  # before the agent's first step
-        if self.agent_command:
-            self.agent = AgentProcess(self.agent_command, self.session, self.server.socket)
-            self.session.agent = self.agent  # F8/F9 and the socket's agent op reach it
-            await self.agent.start()
+        return self
+
+    def _check_open(self) -> None:
+        if self._closed:  # close() ran while we were starting (the TUI quit early)
+            raise asyncio.CancelledError("the live session was closed while starting")
+
+    def _start_recording(self) -> None:
+        """A recording that cannot be opened is said (recording.failed, the log) and the
+        session goes on without one: the browser matters more than its record."""
+        from ..record.recorder import start_recording
+        path = self.session.recording_path
+        try:
+            self.recorder = start_recording(self.session)
+        except OSError as exc:
+            self.session.recording_path = None
+            log.warning("recording to %s failed: %s", path, exc)
+            self.session.bus.emit(ev.RECORDING_FAILED, path=str(path), error=str(exc))
 
     async def close(self) -> None:
-        try:
-            if self.agent is not None:
-                await self.agent.close()
-            await self.server.close()
-        finally:
-            await self.session.close()
-            if self.recorder is not None:
-                self.recorder.close()
+        """Agent first (it must not see a closed socket as a failure of its own), then
+        the socket (commands still waiting for their turn are taken back), then the
+        browser, and the recorder last, so it writes every step that ends on the way."""
+        self._closed = True
+        steps: list[tuple[str, Callable[[], Awaitable[None] | None]]] = []
+        if self.agent is not None:
+            steps.append(("agent", self.agent.close))
+        if self._server_open:
+            self._server_open = False
+            steps.append(("control socket", self.server.close))
+        if self._session_open:
+            self._session_open = False
+            steps.append(("browser session", self.session.close))
+        if self.recorder is not None:
+            steps.append(("recorder", self.recorder.close))
+        self.agent = self.recorder = None
+        first: BaseException | None = None
+        for what, step in steps:  # each one, even when an earlier one failed
+            try:
+                done = step()
+                if done is not None:
+                    await done
+            except BaseException as exc:  # noqa: BLE001 (CancelledError too: the rest still closes)
+                log.warning("closing the %s failed: %r", what, exc)
+                first = first or exc
+        if first is not None:
+            raise first
+
+
+def already_live_message(name: str, pid: int) -> str:
+    flag = "" if name == "default" else f" --session {name}"
+    return (f"session {name!r} is already live here (pid {pid}): watch it with "
+            f"`cockpit attach{flag}`, or start another with --session NAME")

@@ -1,19 +1,40 @@
-"""`cockpit replay FILE`: run a recording again in a new session and report, step by step,
-where the outcome differs from the recording (exit 1 on any divergence)."""
+"""Run a recording again in a new session and report every step whose outcome (ok or
+error, URL, what changed) differs; exit 1 on any divergence.
+
+The new session is a live one like every face's: recorded unless --no-record, reachable
+with `cockpit exec`."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import sys
 
 from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from ..record.reader import UnreadableRecording, read
-from ..record.replay import Replayer, missing_secrets
+from .options import add_session_options, configure_logging, live_from_args
 
 
-async def replay_main(args) -> int:
-    from . import session_from_args
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a recording (recordings/*.jsonl)")
+    parser.add_argument("--step", action="store_true",
+                        help="walk through it: Enter runs each step, s skips, q stops")
+    parser.add_argument("--origin", metavar="URL",
+                        help="where the recorded site runs now, e.g. http://127.0.0.1:8001")
+    parser.add_argument("--json", action="store_true", help="one JSON line per step")
+    add_session_options(parser)
+
+
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    configure_logging(args.log, tui=False)
+    return asyncio.run(replay_main(args))
+
+
+async def replay_main(args: argparse.Namespace) -> int:
+    from ..control.discovery import Unreachable
+    from ..core.errors import BrowserNotFoundError
+    from ..record.reader import UnreadableRecording, read
+    from .live import AlreadyLive
     try:
         rec = read(args.file)
     except UnreadableRecording as exc:
@@ -22,37 +43,29 @@ async def replay_main(args) -> int:
     for problem in rec.problems:  # said, and the rest still replays
         print(f"cockpit replay: {args.file}: {problem}", file=sys.stderr)
     try:
-        session = session_from_args(args)
+        live = live_from_args(args)
     except ValueError as exc:
         print(f"cockpit replay: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    missing = missing_secrets(rec, session.secrets.values)
+    except Unreachable as exc:
+        print(f"cockpit replay: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    from ..record.replay import missing_secrets
+    missing = missing_secrets(rec, live.session.secrets.values)
     if missing:
         print(f"cockpit replay: the recording uses {', '.join('$' + m for m in missing)} "
               f"(masked when recorded): give {'them' if len(missing) > 1 else 'it'} with "
               + " ".join(f"--secret {m}=VALUE" for m in missing), file=sys.stderr)
         return EXIT_USAGE
-    from ..record.recorder import start_recording
-    await session.start()
-    recorder = start_recording(session)
-    replayer = Replayer(session, rec, origin=args.origin)
-    reports = []
     try:
-        for step in rec.steps:
-            if args.step and not await _go_on(step):
-                break
-            report = await replayer.step(step)
-            reports.append(report)
-            if args.json:
-                print(json.dumps({"n": report.n, "status": report.status,
-                                  "recorded": report.recorded, "ran": report.ran,
-                                  "reasons": report.reasons}), flush=True)
-            else:
-                print(report.line, flush=True)
-    finally:
-        await session.close()
-        if recorder is not None:
-            recorder.close()
+        async with live:
+            reports = await _replay(live.session, rec, args)
+    except AlreadyLive as exc:
+        print(f"cockpit replay: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (BrowserNotFoundError, Unreachable) as exc:
+        print(f"cockpit replay: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     diverged = [r.n for r in reports if r.status == "diverged"]
     if not args.json:
         skipped = sum(r.status == "skipped" for r in reports)
@@ -60,6 +73,24 @@ async def replay_main(args) -> int:
         print(f"{len(reports)} steps: {len(reports) - len(diverged) - skipped} as recorded, "
               f"{len(diverged)} diverged{which}, {skipped} skipped")
     return EXIT_FAILED if diverged else EXIT_OK
+
+
+async def _replay(session, rec, args: argparse.Namespace) -> list:
+    from ..record.replay import Replayer
+    replayer = Replayer(session, rec, origin=args.origin)
+    reports = []
+    for step in rec.steps:
+        if args.step and not await _go_on(step):
+            break
+        report = await replayer.step(step)
+        reports.append(report)
+        if args.json:
+            print(json.dumps({"n": report.n, "status": report.status,
+                              "recorded": report.recorded, "ran": report.ran,
+                              "reasons": report.reasons}), flush=True)
+        else:
+            print(report.line, flush=True)
+    return reports
 
 
 async def _go_on(step) -> bool:

@@ -1,19 +1,38 @@
-"""`cockpit run`: command lines from a file or stdin, one result each, no TUI."""
+"""Run command lines from FILE, or from stdin as they arrive, in a new session, without
+the TUI; one result each. The session is live meanwhile: `cockpit exec` reaches it.
+
+`cockpit --plain` is the same loop with a prompt (and `--agent`)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import IO
 
-from . import session_from_args
-from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
-from ..record.recorder import start_recording
+from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .options import add_session_options, configure_logging, live_from_args
 
 
-def _lines_from(stream: IO[str]):
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", help="a file of commands, one a line "
+                        "(default: stdin)")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON result per line, flushed at once")
+    parser.add_argument("--echo", action="store_true",
+                        help="print each command before its result")
+    add_session_options(parser)
+
+
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    configure_logging(args.log, tui=False)
+    return asyncio.run(run_lines(args))
+
+
+def _lines_from(stream: IO[str]) -> Callable[[], Awaitable[str]]:
     """Read one line at a time, off the event loop, so each is answered before the next."""
     loop = asyncio.get_running_loop()
 
@@ -22,57 +41,83 @@ def _lines_from(stream: IO[str]):
     return next_line
 
 
-async def run_main(args, first_url: str | None = None) -> int:
-    if args.file:
-        path = Path(args.file)
-        if not path.is_file():
-            print(f"cockpit run: no such file: {path}", file=sys.stderr)
-            return EXIT_USAGE
-        stream: IO[str] = path.open(encoding="utf-8")
-    else:
-        stream = sys.stdin
-    interactive = stream.isatty() and not args.json
+async def run_lines(args: argparse.Namespace, *, first_url: str | None = None,
+                    agent: str | None = None, face: str = "cockpit run") -> int:
+    """The loop of `run` and `--plain`: each line through the live session, in turn."""
+    from ..control.discovery import Unreachable
+    from ..core.errors import BrowserNotFoundError
+    from .live import AlreadyLive
+    file = getattr(args, "file", None)
+    if file and not Path(file).is_file():
+        print(f"{face}: no such file: {file}", file=sys.stderr)
+        return EXIT_USAGE
     try:
-        session = session_from_args(args)
-        await session.start()
-    except (BrowserNotFoundError, ValueError) as exc:
+        live = live_from_args(args, agent=agent)
+    except ValueError as exc:  # a bad session name or secret
+        print(f"{face}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Unreachable as exc:  # the socket directory is not ours
+        print(f"{face}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    # closed in the finally below; a local file opens at once
+    stream: IO[str] = Path(file).open(encoding="utf-8") if file else sys.stdin  # noqa: SIM115
+    try:
+        async with live:
+            if agent:
+                live.session.bus.subscribe(_agent_to_stderr)
+            return await _loop(live.session, stream, args, first_url)
+    except AlreadyLive as exc:  # a second `run` of a live name: refused, as `serve` is
+        print(f"{face}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (BrowserNotFoundError, Unreachable, ValueError) as exc:
         print(f"cockpit: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    exit_code = EXIT_OK
-    read = _lines_from(stream)
-    recorder = start_recording(session)
-    try:
-        if first_url:
-            _print(await session.run(f"goto {first_url}"), args)
-        if interactive:
-            print(f"cockpit: session {args.session} on {session.plan.description}. Type `help`"
-                  ", or Ctrl+D to quit.")
-        while True:
-            if interactive:
-                print("cockpit> ", end="", flush=True)
-            line = await read()
-            if not line:
-                break
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            if args.echo:
-                print(f"$ {line}", flush=True)
-            result = await session.run(line, source="script")
-            _print(result, args)
-            if not result.ok and exit_code == EXIT_OK:
-                exit_code = result.exit_code
     finally:
-        await session.close()
-        if recorder is not None:
-            recorder.close()
         if stream is not sys.stdin:
             stream.close()
-    return exit_code
 
 
-def _print(result, args) -> None:
-    if args.json:
+async def _loop(session, stream: IO[str], args: argparse.Namespace,
+                first_url: str | None) -> int:
+    as_json, echo = getattr(args, "json", False), getattr(args, "echo", False)
+    interactive = stream.isatty() and not as_json
+    exit_code = EXIT_OK
+    read = _lines_from(stream)
+    if first_url:
+        _print(await session.run(f"goto {first_url}"), as_json)
+    if interactive:
+        print(f"cockpit: session {session.name} on {session.plan.description}. Type "
+              "`help`, or Ctrl+D to quit.")
+    while True:
+        if interactive:
+            print("cockpit> ", end="", flush=True)
+        line = await read()
+        if not line:
+            return exit_code
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if echo:
+            print(f"$ {line}", flush=True)
+        result = await session.run(line, source="script")
+        _print(result, as_json)
+        if not result.ok and exit_code == EXIT_OK:
+            exit_code = result.exit_code
+
+
+def _agent_to_stderr(event) -> None:
+    """--plain has no agent pane: the agent's output and state go to stderr."""
+    from ..control.agent_process import describe
+    from ..core import events as ev
+    if event.kind == ev.AGENT_OUTPUT:
+        for line in event.data["lines"]:
+            print(f"agent: {line}", file=sys.stderr, flush=True)
+    elif event.kind == ev.AGENT_STATE and event.data.get("state") == "exited":
+        print(f"agent: {describe(event.data)}", file=sys.stderr, flush=True)
+
+
+def _print(result, as_json: bool) -> None:
+    if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
     elif result.ok:
         if result.output:

@@ -1,67 +1,76 @@
-"""Starting the TUI from the command line: `cockpit [URL]`, `cockpit attach` (and, through
-`run_live`, `cockpit demo`)."""
+"""`cockpit [URL]`: the TUI on a new live session (`--plain`: a line prompt instead), and
+`run_app`, which the demo face shares."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 
-from . import session_from_args
-from ..core.errors import EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
-from ..core.workspace import workspace_dir
-from ..control import discovery
+from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .options import add_session_options, configure_logging, live_from_args
 
 
-def already_live(name: str) -> str | None:
-    """Why a new session of this name cannot start here, or None."""
+def parser() -> argparse.ArgumentParser:
+    from .. import __version__
+    from .dispatch import FACES
+    faces = "\n".join(f"  {name:<9} {summary}" for name, summary in FACES.items())
+    p = argparse.ArgumentParser(
+        prog="cockpit", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="A terminal cockpit for browsers driven by AI agents: `cockpit [URL]` "
+        "opens the TUI on a new session.",
+        epilog=f"subcommands (`cockpit SUBCOMMAND --help`):\n{faces}")
+    p.add_argument("url", nargs="?", help="a URL to open first")
+    add_session_options(p)
+    p.add_argument("--theme", metavar="NAME", help="a theme from themes/ (cockpit-dark, "
+                   "cockpit-light, or your own)")
+    p.add_argument("--plain", action="store_true",
+                   help="no TUI: a plain line prompt on the same live session")
+    p.add_argument("--agent", metavar="CMD",
+                   help="start CMD (a shell command) as the agent: it finds the session "
+                        "through $COCKPIT_SOCKET and drives it with `cockpit exec`")
+    p.add_argument("--version", action="version", version=f"cockpit {__version__}")
+    return p
+
+
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.plain:
+        if args.theme is not None:
+            parser.error("--theme is for the TUI; --plain has none")
+        configure_logging(args.log, tui=False)
+        from .run import run_lines
+        return asyncio.run(run_lines(args, first_url=args.url, agent=args.agent,
+                                     face="cockpit"))
+    configure_logging(args.log, tui=True)
+    live = new_live(args, agent=args.agent, face="cockpit")
+    if isinstance(live, int):
+        return live
+    return asyncio.run(run_app(live, url=args.url, theme=args.theme))
+
+
+def new_live(args: argparse.Namespace, *, agent: str | None, face: str):
+    """The LiveSession for a TUI face, refused here (before the screen shows) when the
+    name is already live; else the exit code, said on stderr."""
+    from ..control.discovery import Unreachable
+    from .live import AlreadyLive
     try:
-        live = discovery.alive(discovery.socket_path(name))
-    except ValueError as exc:  # a name too long for a socket path here
-        return str(exc)
-    if live is None:
-        return None
-    flag = "" if name == "default" else f" --session {name}"
-    return (f"session {name!r} is already live here (pid {live.pid}): watch it with "
-            f"`cockpit attach{flag}`, or start another with --session NAME")
+        live = live_from_args(args, agent=agent)
+        live.refuse_if_live()
+    except (ValueError, AlreadyLive) as exc:
+        print(f"{face}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Unreachable as exc:
+        print(f"{face}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    return live
 
 
-def run_tui(args, url: str | None = None, agent: str | None = None) -> int:
-    """The TUI on a new session, with its control socket (and agent, if any)."""
-    from .live import Host
+async def run_app(live, *, url: str | None = None, theme: str | None = None) -> int:
+    """The TUI on a live session: it starts the session in a worker (the screen shows at
+    once, and errors in it) and closes it on quit."""
+    from ..core.workspace import workspace_dir
     from ..tui.app import CockpitApp
-    try:
-        session = session_from_args(args)
-    except ValueError as exc:
-        print(f"cockpit: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    problem = already_live(session.name)
-    if problem:
-        print(f"cockpit: {problem}", file=sys.stderr)
-        return EXIT_USAGE
-    host = Host(session, agent_command=agent or getattr(args, "agent", None))
-    app = CockpitApp(session, url=url, theme=getattr(args, "theme", None),
-                     history_path=workspace_dir() / "history.txt", host=host)
-    app.run()
+    app = CockpitApp(live.session, url=url, theme=theme, live=live,
+                     history_path=workspace_dir() / "history.txt")
+    await app.run_async()
     return EXIT_OK
-
-
-def run_attach(args) -> int:
-    """The TUI on a session that lives in another process; leaving it leaves that running."""
-    from ..control.remote_session import RemoteSession
-    from ..tui.app import CockpitApp
-
-    async def attached() -> int:
-        try:
-            remote = RemoteSession(args.session, socket_path=args.socket)
-            await remote.start()
-        except (discovery.Unreachable, ValueError) as exc:
-            print(f"cockpit attach: {exc}", file=sys.stderr)
-            return EXIT_UNREACHABLE
-        try:
-            app = CockpitApp(remote, owns_session=False, theme=args.theme,
-                             history_path=workspace_dir() / "history.txt")
-            await app.run_async()
-        finally:
-            await remote.close()
-        return EXIT_OK
-    return asyncio.run(attached())

@@ -1,5 +1,5 @@
-"""`cockpit demo`: the TUI on the demo site with the demo agent; `--walk`: the same walk in
-the plain terminal, in-process.
+"""The demo walk (`cockpit demo --walk`, started by cockpit/cli/demo.py): the demo site
+walked in the plain terminal, in-process.
 
 It drives the site the way an agent does, through the command language only: take a
 snapshot, pick refs by role and name, act, read the diff. At the human challenge it hands
@@ -8,15 +8,10 @@ over to the person at the terminal (the picture is saved as a PNG to look at).
 
 from __future__ import annotations
 
-import asyncio
-import os
 import re
-import shlex
 import sys
 
-from ..cli import session_from_args
 from ..core import Session
-from ..core.errors import BrowserNotFoundError
 from .server import DemoSite
 
 
@@ -85,67 +80,3 @@ async def walk(site: DemoSite, session: Session) -> int:
     print("\nDone: logged in, passed MFA and the human challenge, archived a message, and "
           "read the report in a new tab.")
     return 0
-
-
-async def run_demo_tui(args, site: DemoSite) -> int:
-    """The TUI on the demo site, with the demo agent walking it (`--no-agent`: a person
-    drives alone)."""
-    from ..core.workspace import workspace_dir
-    from ..cli.live import Host
-    from ..tui.app import CockpitApp
-    from ..cli.tui import already_live
-    try:
-        session = session_from_args(args)
-    except ValueError as exc:
-        print(f"cockpit demo: {exc}", file=sys.stderr)
-        return 2
-    problem = already_live(session.name)
-    if problem:
-        print(f"cockpit demo: {problem}", file=sys.stderr)
-        return 2
-    agent = None if args.no_agent else \
-        f"{shlex.quote(sys.executable)} -m cockpit.demo.agent {shlex.quote(site.url)}"
-    app = CockpitApp(session, url=f"{site.url}/login" if agent is None else None,
-                     history_path=workspace_dir() / "history.txt",
-                     host=Host(session, agent_command=agent))
-    await app.run_async()
-    return 0
-
-
-# One port when free, so a walk recorded on one `cockpit demo` replays on the next.
-DEMO_PORT = 8421
-
-
-async def demo_main(args) -> int:
-    # COCKPIT_DEMO_CAPTCHA fixes the challenge's text, so a test can play the human.
-    options = {"captcha_text": os.environ.get("COCKPIT_DEMO_CAPTCHA") or None,
-               "variant": "changed" if args.changed else "normal"}
-    site = DemoSite(**options, port=DEMO_PORT)
-    try:
-        site.start()
-    except OSError:  # the usual port is taken (another demo): any free one
-        site = DemoSite(**options)
-        site.start()
-    try:
-        if args.serve_only:
-            print(f"demo site: {site.url}  (Ctrl+C to stop)", flush=True)
-            while True:
-                await asyncio.sleep(3600)
-        if not args.walk:
-            return await run_demo_tui(args, site)
-        print(f"demo site: {site.url}")
-        try:
-            session = session_from_args(args)
-            await session.start()
-        except (BrowserNotFoundError, ValueError) as exc:
-            print(f"cockpit: {exc}", file=sys.stderr)
-            return 1
-        try:
-            return await walk(site, session)
-        except RuntimeError as exc:
-            print(f"\nthe demo walk stopped: {exc}", file=sys.stderr)
-            return 1
-        finally:
-            await session.close()
-    finally:
-        site.stop()

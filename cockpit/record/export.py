@@ -1,4 +1,4 @@
-"""`cockpit export FILE --to pytest`: a recording as a readable pytest-playwright test.
+"""A recording as a readable pytest-playwright test.
 
 Elements are found the way a person names them (role and accessible name, recorded with
 each step), never by ref numbers; secrets stay names read from the environment; the
@@ -7,8 +7,6 @@ recorded site's origin is one constant a run can move with $COCKPIT_ORIGIN."""
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 from ..core import commands  # noqa: F401  (the registry parse() reads)
@@ -17,7 +15,6 @@ from ..core.parser import parse
 from ..core.registry import REGISTRY, Registry
 from ..core.secrets import USE
 from ..core.targets import as_ref
-from .reader import UnreadableRecording, read
 from .replay import REPLAYED_SOURCES, recorded_origin
 
 HEADER = '''"""{title}
@@ -66,29 +63,6 @@ ACTIONS = {"click": "click()", "dblclick": "dblclick()", "hover": "hover()",
            "focus": "focus()", "check": "check()", "uncheck": "uncheck()"}
 TYPING = {"fill": "fill", "type": "press_sequentially"}
 HISTORY = {"back": "go_back()", "forward": "go_forward()", "reload": "reload()"}
-
-
-def export_main(argv: list[str]) -> int:
-    import argparse
-    p = argparse.ArgumentParser(prog="cockpit export", description="Write a test from a "
-                                "recording: pytest-playwright, elements by role and name.")
-    p.add_argument("file", help="a recording (recordings/*.jsonl)")
-    p.add_argument("--to", choices=("pytest",), required=True, help="the kind of test")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="where to write it (default: test_<recording>.py beside it)")
-    args = p.parse_args(argv)
-    try:
-        rec = read(Path(args.file))
-    except UnreadableRecording as exc:
-        print(f"cockpit export: {exc}", file=sys.stderr)
-        return 2
-    for problem in rec.problems:
-        print(f"cockpit export: {args.file}: {problem}", file=sys.stderr)
-    stem = re.sub(r"\W+", "_", Path(args.file).stem).strip("_").lower() or "recording"
-    out = Path(args.output) if args.output else Path(args.file).with_name(f"test_{stem}.py")
-    out.write_text(to_pytest(rec, stem), encoding="utf-8")
-    print(f"wrote {out}: run it with `python -m pytest {out}` (pip install pytest-playwright)")
-    return 0
 
 
 def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:

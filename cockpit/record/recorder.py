@@ -25,6 +25,7 @@ FORMAT = "cockpit-recording"
 VERSION = 1
 PASSWORDISH = re.compile(r"(?i)pass(word|phrase|code)|\bpin\b")
 MAX_OUTPUT = 20_000  # characters of a step's text kept; the data keeps the structure
+log = logging.getLogger("cockpit.record")
 
 
 def recordings_dir() -> Path:
@@ -94,10 +95,24 @@ class Recorder:
             elif ev.kind_of(event.kind).recorded:  # declared in core/events.py
                 self._write({"type": "event", "time": event.time, "kind": event.kind,
                              "data": _small(event.data)})
-        except Exception as exc:  # a recording problem must never stop the session
-            log.error("recording to %s failed", self.path, exc_info=True)
-            self.session.bus.emit(ev.PAGE_ERROR, tab=None,
-                                  text=f"recording to {self.path} failed: {exc}")
+        except OSError as exc:  # the disk is full or the file went away: said once,
+            self._failed(exc)     # and the session goes on unrecorded
+        except Exception as exc:  # a bug of ours in one record: said, and the next goes on
+            log.exception("recording a %s event to %s failed", event.kind, self.path)
+            self.session.bus.emit(ev.RECORDING_FAILED, path=str(self.path), error=repr(exc))
+
+    def _failed(self, exc: OSError) -> None:
+        """Stop writing (a full disk would fail every step again) and say so: the log,
+        and a recording.failed event that the status bar and `serve` show."""
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass  # the same broken file: its error is the one reported below
+            self._fd = None
+        log.error("recording to %s failed: %s; the session goes on unrecorded",
+                  self.path, exc)
+        self.session.bus.emit(ev.RECORDING_FAILED, path=str(self.path), error=str(exc))
 
     def _step(self, event) -> None:
         data = event.data

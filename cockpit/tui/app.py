@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import shlex
 from pathlib import Path
+from typing import Any, Protocol
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -34,6 +35,17 @@ from .tabs_pane import TabsPane
 from .theme_watch import ThemeReloader
 from .themes import APP_VARIABLES, DEFAULT_THEME, load_themes
 
+class Lifecycle(Protocol):
+    """What the app needs of the live session it owns (cli.live.LiveSession): started in
+    a worker, so the screen shows at once and errors appear in it; closed on quit."""
+
+    agent: Any  # the agent process, or None
+
+    async def start(self) -> Any: ...
+
+    async def close(self) -> None: ...
+
+
 
 class CockpitApp(App):
     CSS_PATH = "cockpit.tcss"
@@ -58,10 +70,10 @@ class CockpitApp(App):
 
     def __init__(self, session: SessionSurface, *, url: str | None = None, pictures: bool = True,
                  history_path: Path | None = None, theme: str | None = None,
-                 owns_session: bool = True, host=None) -> None:
+                 owns_session: bool = True, live: Lifecycle | None = None) -> None:
         super().__init__()
         self.session = session
-        self.host = host  # a Host: the session with its control socket and agent
+        self.live = live  # the session with its control socket, recorder and agent
         self.first_url = url
         self.pictures = pictures
         self.owns_session = owns_session
@@ -73,6 +85,7 @@ class CockpitApp(App):
         self.picture_labels = False
         self.human_has_control = False
         self._agent_state: dict = {}
+        self._recording_failed: str | None = None
         loaded = load_themes()
         self.theme_errors = [str(problem) for problem in loaded.errors]
         for t in loaded.themes.values():
@@ -130,7 +143,7 @@ class CockpitApp(App):
     async def start_session(self) -> None:
         if self.owns_session:
             try:
-                await (self.host.start() if self.host else self.session.start())
+                await (self.live.start() if self.live else self.session.start())
             except Exception as exc:  # noqa: BLE001  shown in the status bar and a notice
                 self.query_one(StatusBar).set(last_error=str(exc))
                 self.notify(str(exc), title="The browser did not start", severity="error",
@@ -138,7 +151,8 @@ class CockpitApp(App):
                 return
         status = self.session.status()
         self.query_one(StatusBar).set(mode="headed" if status["headed"] else "headless",
-                                      recording=_recording(status.get("recording")))
+                                      recording=self._recording_failed or
+                                      _recording(status.get("recording")))
         self.refresh_tabs()
         self.query_one(RefsPane).show(self.session.refs_info())  # attached: already there
         if self.first_url:
@@ -150,7 +164,7 @@ class CockpitApp(App):
             self._unsubscribe()
         self._batcher.close()
         if self.owns_session:
-            await (self.host.close() if self.host else self.session.close())
+            await (self.live.close() if self.live else self.session.close())
 
     # --- engine events, in batches --------------------------------------------------------
     def on_engine_batch(self, message: EngineBatch) -> None:
@@ -199,7 +213,8 @@ class CockpitApp(App):
         else:  # recording.failed, and kinds declared later: said, never lost
             line = ev.kind_of(message.kind).line(data) or message.kind
             if message.kind == ev.RECORDING_FAILED:
-                self.query_one(StatusBar).set(recording="FAILED", last_error=line)
+                self._recording_failed = f"failed: {data['error']}"
+                self.query_one(StatusBar).set(recording=self._recording_failed, last_error=line)
             self.notify(line, title="Session", severity="error", timeout=30, markup=False)
 
     def _in_control(self) -> str:

@@ -8,10 +8,8 @@ registers nothing."""
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -207,22 +205,3 @@ def load_themes(dirs: list[Path] | None = None) -> Loaded:
             loaded.themes[theme.name] = theme
             loaded.files[theme.name] = path
     return loaded
-
-
-def themes_main(argv: list[str] | None = None) -> int:
-    """`cockpit themes`: list the themes found and every refused file. Exit 1 if any."""
-    parser = argparse.ArgumentParser(
-        prog="cockpit themes", description="List the themes (name, dark or light, file) "
-        "and every problem in the theme files. Theme dirs, later ones win: "
-        + ", ".join(map(str, theme_dirs())))
-    parser.parse_args(argv)
-    loaded = load_themes()
-    width = max((len(name) for name in loaded.themes), default=0)
-    for name in sorted(loaded.themes):
-        shade = "dark" if loaded.themes[name].dark else "light"
-        print(f"{name:<{width}}  {shade:<5}  {loaded.files[name]}")
-    if not loaded.themes:
-        print("no themes found in " + ", ".join(map(str, theme_dirs())))
-    for problem in loaded.errors:
-        print(f"refused: {problem}", file=sys.stderr)
-    return 1 if loaded.errors else 0

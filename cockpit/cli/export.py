@@ -1,0 +1,34 @@
+"""Write a test from a recording: pytest-playwright, elements by role and name."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from ..core.errors import EXIT_OK, EXIT_USAGE
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a recording (recordings/*.jsonl)")
+    parser.add_argument("--to", choices=("pytest",), required=True, help="the kind of test")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="where to write it (default: test_<recording>.py beside it)")
+
+
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from ..record.export import to_pytest
+    from ..record.reader import UnreadableRecording, read
+    try:
+        rec = read(Path(args.file))
+    except UnreadableRecording as exc:
+        print(f"cockpit export: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    for problem in rec.problems:
+        print(f"cockpit export: {args.file}: {problem}", file=sys.stderr)
+    stem = re.sub(r"\W+", "_", Path(args.file).stem).strip("_").lower() or "recording"
+    out = Path(args.output) if args.output else Path(args.file).with_name(f"test_{stem}.py")
+    out.write_text(to_pytest(rec, stem), encoding="utf-8")
+    print(f"wrote {out}: run it with `python -m pytest {out}` (pip install pytest-playwright)")
+    return EXIT_OK

@@ -1,0 +1,126 @@
+"""The options shared by the faces that open a session, and the logging they configure.
+
+Each face offers only the options it honours (`add_session_options` plus its own), so an
+option it cannot honour is a usage error from argparse, never silently dropped."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..core.session import Session
+    from .live import LiveSession, SessionOptions
+
+ENV_LOG = "COCKPIT_LOG"
+
+
+def add_session_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--session", default="default", metavar="NAME",
+                        help="session name (default: default); its browser profile is kept "
+                             "per workspace")
+    parser.add_argument("--headed", action="store_true", help="show the browser window")
+    parser.add_argument("--browser", default="chromium", choices=("chromium", "firefox",
+                                                                  "webkit"),
+                        help="browser engine (firefox/webkit need Playwright's own builds)")
+    parser.add_argument("--browser-path", metavar="PATH",
+                        help="a Chrome/Chromium executable to use instead of the one found")
+    parser.add_argument("--secret", action="append", default=[], metavar="NAME=VALUE",
+                        help="a secret commands use as $NAME, masked in recordings; "
+                             "`--secret NAME` reads it from the environment variable NAME")
+    parser.add_argument("--record", metavar="FILE",
+                        help="record to FILE (default: recordings/SESSION-TIME.jsonl)")
+    parser.add_argument("--no-record", action="store_true", help="do not record")
+    parser.add_argument("--trace", metavar="FILE.zip",
+                        help="record a Playwright trace (open it with `playwright "
+                             "show-trace FILE.zip` or trace.playwright.dev)")
+    parser.add_argument("--auto-handoff", action="store_true",
+                        help="hand the browser to the human by itself when a page needs a "
+                             "person (a CAPTCHA, a one-time code, a login wall)")
+    parser.add_argument("--auto-resume", action="store_true",
+                        help="after such a handoff, resume by itself once the challenge "
+                             "is gone")
+    add_log_option(parser)
+
+
+def add_log_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--log", metavar="FILE",
+                        help=f"write Cockpit's log to FILE (mode 0600; also ${ENV_LOG})")
+
+
+# The destinations of the session options, for faces that refuse them in some mode.
+SESSION_DESTS = ("session", "headed", "browser", "browser_path", "secret", "record",
+                 "no_record", "trace", "auto_handoff", "auto_resume")
+
+
+def refuse_unless_default(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                          dests: tuple[str, ...], why: str) -> None:
+    """A usage error (exit 2) naming the first of these options that was given."""
+    for dest in dests:
+        if getattr(args, dest, None) != parser.get_default(dest):
+            parser.error(f"--{dest.replace('_', '-')} {why}")
+
+
+def session_options(args: argparse.Namespace) -> SessionOptions:
+    from .live import SessionOptions
+    return SessionOptions(
+        name=args.session, headed=args.headed, browser=args.browser,
+        browser_path=args.browser_path, secrets=list(args.secret),
+        record=Path(args.record) if args.record else None, no_record=args.no_record,
+        trace=Path(args.trace) if args.trace else None, auto_handoff=args.auto_handoff,
+        auto_resume=args.auto_resume)
+
+
+def session_from_args(args: argparse.Namespace) -> Session:
+    """The (unstarted) Session the shared options describe."""
+    return session_options(args).session()
+
+
+def live_from_args(args: argparse.Namespace, agent: str | None = None) -> LiveSession:
+    """The LiveSession of a face; ValueError or discovery.Unreachable before it opens."""
+    from .live import LiveSession
+    return LiveSession(session_options(args), agent=agent)
+
+
+# --- logging ---------------------------------------------------------------------------
+class PrivateFileHandler(logging.FileHandler):
+    """A log file only its owner reads (it may name pages and paths), made on first use."""
+
+    def _open(self):  # type: ignore[no-untyped-def]
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        return open(fd, "a", encoding=self.encoding or "utf-8", errors=self.errors)
+
+
+def configure_logging(path: str | None, *, tui: bool) -> None:
+    """`logging.getLogger("cockpit")`: to FILE (`--log`, else $COCKPIT_LOG) from INFO up.
+    Faces without a screen also say warnings on stderr; the TUI shows errors itself and
+    must keep the terminal clean, so without a log file its warnings go to `cockpit.log`
+    in the workspace's state directory."""
+    logger = logging.getLogger("cockpit")
+    logger.propagate = False  # never the root logger's handlers (nor the last resort)
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+    logger.setLevel(logging.INFO)
+    path = path or os.environ.get(ENV_LOG) or None
+    stamp = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if path:
+        handler: logging.Handler = PrivateFileHandler(path, delay=True)
+        handler.setFormatter(stamp)
+        logger.addHandler(handler)
+    elif tui:
+        from ..core.workspace import workspace_dir
+        state = workspace_dir()
+        state.mkdir(parents=True, exist_ok=True)
+        handler = PrivateFileHandler(state / "cockpit.log", delay=True)
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(stamp)
+        logger.addHandler(handler)
+    if not tui:
+        said = logging.StreamHandler(sys.stderr)
+        said.setLevel(logging.WARNING)
+        said.setFormatter(logging.Formatter("cockpit: %(message)s"))
+        logger.addHandler(said)
