@@ -134,14 +134,14 @@ async def test_agent_exits_3_without_a_session(site, tmp_path):
 
 
 def test_ref_reads_snapshot_lines_by_role_and_name():
-    text = ('- heading "Inbox" [level=1] [ref=f3e4]\n'
-            '- textbox "Email" [active] [ref=e7]: jane@example.com\n'
-            '- button "Say \\"[ref=e99]\\"" [ref=e12]\n'
-            '- link "Open report" [ref=f3e11] -> /report\n'
-            '- button "Archive: Lunch on Friday?" [ref=f3e35]\n')
+    text = ('@f3e4 heading "Inbox"\n'
+            '@e7 textbox "Email" [active]: jane@example.com\n'
+            '@e12 button "Say \\"@e99 button \\"Archive\\"\\""\n'
+            '@f3e11 link "Open report" -> /report\n'
+            '@f3e35 button "Archive: Lunch on Friday?"\n')
     assert ref(text, "textbox", "email") == "@e7"
     assert ref(text, "link", "Open report") == "@f3e11"
-    assert ref(text, "button", "Archive") == "@f3e35"
-    assert ref(text, "button", "[ref=e99]") == "@e12"  # a name cannot fake a ref
+    assert ref(text, "button", "Archive: Lunch") == "@f3e35"
+    assert ref(text, "button", "@e99") == "@e12"  # a name cannot fake a ref
     with pytest.raises(NotOnPage, match="no button named 'Sign in'"):
         ref(text, "button", "Sign in")

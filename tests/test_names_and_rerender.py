@@ -17,8 +17,10 @@ from cockpit.core.render import View, render
 from cockpit.core.snapshot import Snapshot
 
 PYDOC = Path("/usr/share/doc/python3-doc/html")
-# A line of `snapshot -i`: role, then the name in double quotes, before any mark.
-NAMED = re.compile(r'^- [\w-]+ "(?:[^"\\]|\\.)+"')
+# A line of `snapshot -i`: the ref, the role, then the name in double quotes, before any
+# mark.
+REF = r"@(?:f\d+)?e\d+"  # as Playwright gives it; a later document's refs carry `f1`
+NAMED = re.compile(REF + r' [\w-]+ "(?:[^"\\]|\\.)+"')
 
 CHILD_TEXT = """- paragraph [ref=e1]:
   - text: Use the
@@ -37,10 +39,10 @@ CHILD_TEXT = """- paragraph [ref=e1]:
 def test_nameless_elements_are_named_by_their_children():
     snap = Snapshot.from_text(CHILD_TEXT, doc="d")
     lines = render(snap, View(interactive=True)).splitlines()
-    assert lines[0] == '- link "repr()" [ref=e2]'
-    assert lines[1].startswith('- link "a very long piece of code') and "…" in lines[1]
+    assert lines[0] == '@e2 link "repr()"'
+    assert lines[1].startswith('@e4 link "a very long piece of code') and "…" in lines[1]
     assert len(lines[1]) < 90  # cut to a sensible length
-    assert lines[2] == '- button "Close" [ref=e6]'
+    assert lines[2] == '@e6 button "Close"'
     # the refs stay exactly as Playwright gave them, and the full tree is untouched
     assert list(snap.refs) == ["e1", "e2", "e3", "e4", "e5", "e6", "e7"]
     assert "- link [ref=e2] [cursor=pointer]:" in render(snap, View())
@@ -91,15 +93,40 @@ async def test_python_docs_every_link_is_named_and_none_lost(s, pydoc_url):
     lines = out.splitlines()
     nameless = [line for line in lines if not NAMED.match(line)]
     # the two search fields have no label on this page; every link and button has one
-    assert all(line.startswith(("- textbox", "- searchbox")) for line in nameless), nameless
-    assert '- link "repr()"' in out
+    assert all(re.match(REF + " (textbox|searchbox)", line) for line in nameless), nameless
+    assert re.search("^" + REF + r' link "repr\(\)"$', out, re.MULTILINE)
     visible = await s.active.page.evaluate(COUNT_INTERACTIVE_JS)
-    controls = [line for line in lines if not line.startswith("- heading")]
+    controls = [line for line in lines if not re.match(REF + " heading ", line)]
     assert len(controls) >= visible
     # links show their targets only on request
     assert " -> " not in out
     with_urls = (await ok(s, "snapshot -i -u")).output
-    assert '- link "repr()" [ref=' in with_urls and "-> functions.html#repr" in with_urls
+    assert re.search("^" + REF + r' link "repr\(\)" -> functions\.html#repr$', with_urls,
+                     re.MULTILINE)
+
+
+# An `a` element with words in it, as the page has them (what Playwright names a link by).
+LINK_TEXTS_JS = """() => [...document.querySelectorAll('a[href]')]
+  .filter(el => el.checkVisibility({visibilityProperty: true, opacityProperty: true}))
+  .map(el => el.innerText.trim().replace(/\\s+/g, ' ')).filter(t => t)"""
+# One flat `-i` line: ref first, role, the name in double quotes, then states, value, target.
+FLAT_LINE = re.compile(rf'^(?P<ref>{REF}) (?P<role>[a-z]+)(?: "(?P<name>(?:[^"\\]|\\.)*)")?'
+                       r'(?: \[[^\]]+\])*(?:: .*)?$')
+
+
+async def test_python_docs_lines_are_ref_role_name_and_every_linked_text_is_named(
+        s, pydoc_url):
+    await ok(s, f"goto {pydoc_url}/library/stdtypes.html")
+    lines = (await ok(s, "snapshot -i")).output.splitlines()
+    parsed = [FLAT_LINE.match(line) for line in lines]
+    assert all(parsed), [line for line, m in zip(lines, parsed) if not m][:5]
+    assert not any("[ref=" in line for line in lines)  # the ref is said once, first
+    refs = [m["ref"][1:] for m in parsed if m]
+    assert len(set(refs)) == len(refs) and set(refs) <= set(s.active.snapshot.refs)
+    links = [m for m in parsed if m and m["role"] == "link"]
+    assert all(m["name"] for m in links), [m.string for m in links if not m["name"]][:5]
+    # every link with words on the page has its line
+    assert len(links) >= len(await s.active.page.evaluate(LINK_TEXTS_JS))
 
 
 async def test_rebuilt_list_diffs_as_one_row_removed(s, site):

@@ -44,7 +44,7 @@ class Driver:
 
 
 def ref(snapshot: str, role: str, name: str) -> str:
-    m = re.search(rf'- {role} "[^"]*{re.escape(name)}[^"]*"[^\n]*\[ref=(\w+)\]', snapshot)
+    m = re.search(rf'^@(\w+) {role} "[^"]*{re.escape(name)}[^"]*"', snapshot, re.MULTILINE)
     assert m, f"no {role} {name!r} in:\n{snapshot}"
     return "@" + m.group(1)
 

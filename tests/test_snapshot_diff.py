@@ -47,11 +47,15 @@ def test_full_render_reads_like_playwright():
 
 def test_interactive_keeps_controls_and_named_headings_only():
     out = render(snap(PAGE), View(interactive=True)).splitlines()
-    assert out[0] == '- heading "Inbox" [ref=e2]'  # a flat list has no outline: no level
-    assert '- link "Home" [ref=e4]' in out  # targets only with -u
-    assert '- link "Home" [ref=e4] -> /' in render(snap(PAGE), View(interactive=True,
-                                                                    urls=True)).splitlines()
-    assert '- combobox "Color" [ref=e10]: Red' in out
+    assert out[0] == '@e2 heading "Inbox"'  # a flat list has no outline: no level
+    assert '@e4 link "Home"' in out  # targets only with -u
+    assert '@e4 link "Home" -> /' in render(snap(PAGE), View(interactive=True,
+                                                             urls=True)).splitlines()
+    assert '@e10 combobox "Color": Red' in out
+    assert '@e7 textbox "Email": jane@example.com' in out
+    assert '@e11 checkbox "Remember"' in out
+    # the ref leads the line and is not repeated as a mark
+    assert all(line.startswith("@e") and "[ref=" not in line for line in out)
     assert not any("listitem" in line or "generic" in line for line in out)
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import fails, ok, ref_of
 
+from cockpit.core.commands.visual import MAX_SHOT_PX
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -48,6 +50,18 @@ async def test_full_page_and_viewport(s, site):
     for flag in ("--viewport", "-v"):
         shot, _ = await saved(s, f"screenshot {flag}")
         assert shot != path and list(png_size(shot)) == view
+
+
+async def test_a_very_tall_page_gives_its_top_and_says_so(s, site, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a relative name: said in full in the result
+    await playground(s, site)
+    await ok(s, "js document.body.style.minHeight = '60000px'")
+    path, _ = await saved(s, "screenshot tall.png")
+    assert path == tmp_path / "tall.png"
+    _, height = png_size(path)
+    assert height == MAX_SHOT_PX < 60000
+    result = await ok(s, "screenshot tall2.png")
+    assert f"this is its top {MAX_SHOT_PX:,} px" in result.output and "--clip" in result.output
 
 
 async def test_element_by_ref_and_by_selector(s, site):

@@ -42,13 +42,13 @@ REFS = [  # ref, role, name, value
 ]
 
 SNAPSHOT_I = "\n".join([
-    '- link "Cockpit Demo" [ref=e1]',
-    '- heading "Sign in" [level=1] [ref=e2]',
-    '- checkbox "Remember me" [ref=e3]',
-    '- textbox "Email" [ref=e4]: jane@example.com',
-    '- textbox "Password" [ref=e5]',
-    '- button "Sign in" [ref=e6]',
-    '- link "Forgot password?" [ref=e7]',
+    '@e1 link "Cockpit Demo"',
+    '@e2 heading "Sign in"',
+    '@e3 checkbox "Remember me"',
+    '@e4 textbox "Email": jane@example.com',
+    '@e5 textbox "Password"',
+    '@e6 button "Sign in"',
+    '@e7 link "Forgot password?"',
 ])
 
 CLICK_DIFF = {

@@ -95,10 +95,10 @@ class Node:
     def line(self, terse: bool = False) -> str:
         """The node as one snapshot line, without the leading '- '.
 
-        `terse` (for `snapshot -i`) leaves out the pointer-cursor mark that every link and
-        button carries, a heading's level (a flat list has no outline to place it in), and
-        a button's or link's text when its name already says it; it names the element by
-        its label."""
+        `terse` (for the flat `snapshot -i` list, whose lines start with `@ref`) leaves out
+        the ref mark, the pointer-cursor mark that every link and button carries, a
+        heading's level (a flat list has no outline to place it in), and a button's or
+        link's text when its name already says it; it names the element by its label."""
         if self.role.startswith("/"):
             return f"{self.role}: {scalar(self.value)}"
         out = self.role
@@ -107,7 +107,8 @@ class Node:
             out += " " + json.dumps(name, ensure_ascii=False)
         marks = self.attrs + self.extra
         if terse:
-            marks = [m for m in marks if m != "cursor=pointer" and not m.startswith("level=")]
+            marks = [m for m in marks if m != "cursor=pointer"
+                     and not m.startswith(("level=", "ref="))]
         out += "".join(f" [{a}]" for a in marks)
         if self.value and not (terse and name and self.role in NAME_FROM_CONTENT):
             out += ": " + scalar(self.value)
@@ -241,6 +242,27 @@ def parse(text: str, refs: dict[str, Node] | None = None) -> list[Node]:
     for node in refs.values():
         node.label = node.name or (node.words() if node.role in NAME_FROM_CONTENT else "")
     return roots
+
+
+MASK = "••••••"
+
+
+def masked(text: str, secrets: set[str]) -> str:
+    """The snapshot text with the value of any textbox that holds one of `secrets` (the
+    page's filled password fields) shown as MASK: Playwright shows a password field's
+    value like any other, and it may have been typed by a person during a handoff or
+    filled in from the browser's saved logins."""
+    if not secrets:
+        return text
+    out = []
+    for raw in text.splitlines():
+        stripped = raw.lstrip(" ")
+        if stripped.startswith("- ") and "textbox" in stripped:
+            key, value = _split_item(stripped[2:])
+            if value and key.lstrip("'").startswith("textbox") and _unquote(value) in secrets:
+                raw = raw.rstrip()[:-len(value)] + MASK  # the value ends the line
+        out.append(raw)
+    return "\n".join(out)
 
 
 @dataclass

@@ -12,7 +12,7 @@ from . import events as ev
 from .buffers import ConsoleEntry, DialogEntry, NetworkEntry
 from .logs import spawn, tolerated
 from .settle import Watch
-from .snapshot import Snapshot
+from .snapshot import Snapshot, masked
 
 if TYPE_CHECKING:
     from .session import Session
@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 # none, so a changed token means the refs of older snapshots are void. History API
 # navigations keep the document, and so keep their refs and a meaningful diff.
 DOC_TOKEN_JS = "() => (window.__cockpitDoc ??= Math.random().toString(36).slice(2))"
+# The values of the filled password fields of a frame, so that snapshots can mask them.
+PASSWORDS_JS = ("() => [...document.querySelectorAll('input[type=password]')]"
+                ".map(e => e.value).filter(v => v)")
 
 
 class Tab:
@@ -68,14 +71,26 @@ class Tab:
 
     async def take_snapshot(self) -> Snapshot:
         """Take a full snapshot; it becomes the one refs are checked against."""
-        # Three round trips at once: the snapshot itself dominates, the others ride along.
-        doc, text, title = await asyncio.gather(
-            self.document_id(), self.page.aria_snapshot(mode="ai"), self.page.title())
+        # Round trips at once: the snapshot itself dominates, the others ride along.
+        doc, text, title, secrets = await asyncio.gather(
+            self.document_id(), self.page.aria_snapshot(mode="ai"), self.page.title(),
+            self._password_values())
         self.title = title
-        snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+        snap = Snapshot.from_text(masked(text, secrets), url=self.page.url, title=self.title,
+                                  doc=doc)
         self.previous, self.snapshot = self.snapshot, snap
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
         return snap
+
+    async def _password_values(self) -> set[str]:
+        """What the page's password fields hold, in every frame: Playwright's snapshot
+        shows them like any value, and no secret may reach an agent."""
+        async def of(frame: Any) -> list[str]:
+            with tolerated("reading a frame's password fields", log):  # a frame going away
+                return list(await frame.evaluate(PASSWORDS_JS))
+            return []
+        found = await asyncio.gather(*(of(frame) for frame in self.page.frames))
+        return {value for values in found for value in values}
 
     # --- settling -----------------------------------------------------------------------
     def watch(self) -> Watch:

@@ -19,12 +19,9 @@ from ..control.client import Cockpit, CommandFailed, Unreachable
 
 POLL_S = 1.0
 REMIND_S = 60.0
-# One `snapshot -i` line: `- button "Sign in" [ref=e6]`, maybe `[active]`, `: value` or
-# `-> /url` too. The name is JSON-quoted; the ref is looked for only after it, so a page
-# cannot fake one inside a name.
-ITEM = re.compile(r'^\s*- (?P<role>[A-Za-z][\w-]*) (?P<name>"(?:[^"\\]|\\.)*")'
-                  r"(?P<rest>.*)$")
-REF = re.compile(r"\[ref=([\w-]+)\]")
+# One `snapshot -i` line: `@e6 button "Sign in"`, maybe `[active]`, `: value` or
+# `-> /url` after the name. The ref comes first, so a page cannot fake one inside a name.
+ITEM = re.compile(r'^@(?P<ref>[\w-]+) (?P<role>[A-Za-z][\w-]*) (?P<name>"(?:[^"\\]|\\.)*")')
 ACCOUNT = re.compile(r"Demo account:\s*(\S+)\s+with password\s+(\S+?)\.?\s*$", re.MULTILINE)
 
 
@@ -36,10 +33,9 @@ def ref(snapshot_text: str, role: str, name: str) -> str:
     """`@ref` of the first element of this role whose name contains `name` (any case)."""
     for line in snapshot_text.splitlines():
         item = ITEM.match(line)
-        found = REF.search(item["rest"]) if item else None
-        if found and item["role"] == role and \
+        if item and item["role"] == role and \
                 name.lower() in json.loads(item["name"]).lower():
-            return "@" + found.group(1)
+            return "@" + item["ref"]
     raise NotOnPage(f"no {role} named {name!r} in the snapshot:\n{snapshot_text}")
 
 

@@ -50,8 +50,8 @@ async def main() -> None:
         try:
             await session.run(f"goto {site.url}/playground")
             snap = await session.run("snapshot -i")
-            ref = next(line.split("[ref=")[1].split("]")[0] for line in
-                       snap.output.splitlines() if line.lstrip().startswith("- button"))
+            ref = next(line.split()[0][1:] for line in snap.output.splitlines()
+                       if line.split()[1:2] == ["button"])
             path = Path(folder) / "bench.jsonl"
             rows = [("click (settle + diff)", *await measure(session, f"click @{ref}", path)),
                     ("title (cheapest)", *await measure(session, "title", path))]

@@ -63,9 +63,10 @@ async def _scope_ref(ctx, scope: str) -> str | None:
                 Flag("--diff", "-D", "show what changed since this tab's previous snapshot"),
                 Flag("--urls", "-u", "with -i, show each link's target (`-> /path`)")),
          aliases=("snap",),
-         details="Lines read `- role \"name\" [state] [ref=eN]: value`. Use the refs as "
-                 "targets (@e5). Refs stay the same while an element lives; a ref from an "
-                 "older page fails at once.",
+         details="Lines of the full tree read `- role \"name\" [state] [ref=eN]: value`, "
+                 "as Playwright writes them; -i lines are flat, ref first: `@eN role "
+                 "\"name\" [state]: value`. Use the refs as targets (@e5). Refs stay the "
+                 "same while an element lives; a ref from an older page fails at once.",
          examples=("snapshot -i", "snapshot -i -u", "snapshot -c -d 4", "snapshot -s '#inbox'",
                    "snapshot -D"),
          checks_needs=True, read_only=True)

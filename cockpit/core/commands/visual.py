@@ -12,7 +12,9 @@ from ..annotate import draw_ref_labels, remove_ref_labels
 
 def _output_path(ctx, given: str | None, suffix: str) -> Path:
     if given:
-        path = Path(given).expanduser()
+        # Said in full: through `cockpit exec`, a relative name is the session's directory,
+        # not the caller's.
+        path = Path(given).expanduser().absolute()
         if path.suffix.lower() != suffix:
             raise UsageError(f"{path} should end in {suffix}")
     else:
@@ -24,6 +26,23 @@ def _output_path(ctx, given: str | None, suffix: str) -> Path:
             path = path.with_name(f"{path.stem.rsplit('_', 1)[0]}_{n}{suffix}")
     path.parent.mkdir(parents=True, exist_ok=True)
     return path
+
+
+# A full-page picture stops here: on a page hundreds of thousands of pixels tall (the demo's
+# /reference, 397k px) Chromium ran past the 30 s timeout, and such a picture is of no use
+# to a person or a model.
+MAX_SHOT_PX = 8_192
+PAGE_SIZE_JS = ("() => [document.documentElement.scrollWidth, "
+                "document.documentElement.scrollHeight]")
+
+
+async def _tall_page_clip(page) -> tuple[dict | None, int]:
+    """The clip of a full-page picture of a page too tall to take whole, and its height
+    (None, 0 for a page of sensible height)."""
+    width, height = await page.evaluate(PAGE_SIZE_JS)
+    if height <= MAX_SHOT_PX:
+        return None, 0
+    return {"x": 0, "y": 0, "width": width, "height": MAX_SHOT_PX}, height
 
 
 def _looks_like_path(word: str) -> bool:
@@ -61,7 +80,7 @@ async def screenshot(ctx, a) -> Outcome:
     path = _output_path(ctx, a.out, ".png")
     page = ctx.page
     clip = _clip(a.clip) if a.clip else None
-    annotated = 0
+    annotated, cut = 0, 0
     if a.annotate:
         boxes = await draw_ref_labels(page)
         annotated = len(boxes)
@@ -69,6 +88,8 @@ async def screenshot(ctx, a) -> Outcome:
         if a.target:
             await ctx.on(a.target, lambda loc: loc.screenshot(path=path, timeout=ctx.timeout))
         else:
+            if clip is None and not a.viewport:
+                clip, cut = await _tall_page_clip(page)
             # A clip is in page pixels, so it is cut from the full page (below the fold too).
             # a whole long page takes a while: bounded by the command's deadline instead
             await page.screenshot(path=path, full_page=not a.viewport, clip=clip,
@@ -78,6 +99,9 @@ async def screenshot(ctx, a) -> Outcome:
             await remove_ref_labels(page)
     size = path.stat().st_size
     note = f", {annotated} refs drawn" if a.annotate else ""
+    if cut:
+        note += (f"; the page is {cut:,} px tall, this is its top {MAX_SHOT_PX:,} px: "
+                 "`screenshot --clip X,Y,W,H`, an element, or `scroll` and `-v` for the rest")
     return Outcome(f"saved {path} ({size // 1024} KB{note})",
                    {"path": str(path), "bytes": size, "annotated": annotated})
 
