@@ -21,7 +21,7 @@ from .errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
 from .execute import execute_line
 from .handoff import Handoff
-from .logs import spawn, tolerated
+from .logs import child_stderr_logged, spawn, tolerated
 from .parser import command_of
 from .registry import REGISTRY, Registry
 from .result import Result
@@ -89,7 +89,8 @@ class Session:
         await self.close()
 
     async def start(self) -> Session:
-        playwright = self._playwright = await async_playwright().start()
+        with child_stderr_logged("playwright driver", log):  # never our terminal
+            playwright = self._playwright = await async_playwright().start()
         try:
             self.plan = plan_launch(playwright, self.engine, self.browser_path,
                                     not self.headed, self.profile_dir)
