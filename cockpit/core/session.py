@@ -27,7 +27,7 @@ from .registry import REGISTRY, Registry
 from .result import Result
 from .secrets import Secrets
 from .tab import Tab
-from .targets import refs_used
+from .targets import refs_used, resolve
 from .workspace import session_dir
 
 log = logging.getLogger(__name__)
@@ -288,14 +288,19 @@ class Session:
             await tab.page.set_extra_http_headers({"User-Agent": ua})
 
     # --- what views ask -----------------------------------------------------------------
-    async def picture(self, labels: bool = False, timeout: float = 3.0) -> bytes | None:
+    async def picture(self, labels: bool = False, timeout: float = 3.0,
+                      target: str | None = None) -> bytes | None:
         """A PNG of the active tab's viewport for views (not a command: nothing is logged),
-        optionally with ref labels drawn on it. None while a dialog blocks the page or the
-        tab cannot be pictured."""
+        optionally with ref labels drawn on it, or of one element (`target`: a ref or a
+        selector, as `zoom` takes). None while a dialog blocks the page or the tab (or
+        the target) cannot be pictured."""
         tab = self.active
         if tab is None or tab.dialog is not None or tab.page.is_closed():
             return None
         try:
+            if target:
+                locator = await resolve(tab, target)
+                return await locator.screenshot(type="png", timeout=timeout * 1000)
             if not labels:
                 return await tab.page.screenshot(type="png", timeout=timeout * 1000)
             async with self._lock:  # drawing labels touches the page: not during a command
@@ -304,7 +309,7 @@ class Session:
                     return await tab.page.screenshot(type="png", timeout=timeout * 1000)
                 finally:
                     await remove_ref_labels(tab.page)
-        except Exception:  # closing, navigating: the view shows no picture this time
+        except Exception:  # closing, navigating, a stale target: no picture this time
             log.debug("no picture of tab %s", tab.id, exc_info=True)
             return None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input
@@ -16,6 +17,14 @@ from .tables import FittedTable
 
 class RefsPane(Vertical):
     COMPONENT_CLASSES = {"refs--ref", "refs--dim"}
+    BINDINGS = [Binding("z", "zoom", "Zoom", id="refs.zoom")]
+
+    class Zoom(Message):
+        """The element of the row under the cursor, enlarged to fill the cockpit."""
+
+        def __init__(self, ref: str) -> None:
+            super().__init__()
+            self.ref = ref
 
     class Insert(Message):
         def __init__(self, ref: str) -> None:
@@ -77,6 +86,12 @@ class RefsPane(Vertical):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.query_one(DataTable).focus()
+
+    def action_zoom(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            self.post_message(self.Zoom(f"@{key}"))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
