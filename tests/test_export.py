@@ -45,3 +45,56 @@ def test_an_exported_walk_is_readable_and_passes_under_pytest(tmp_path, site):
     finally:
         site.variant = "normal"
     assert broken.returncode == 1 and 'name="Archive' in broken.stdout.replace("'", '"')
+
+
+def test_a_walk_written_without_a_scheme_moves_and_its_export_runs_as_printed(tmp_path,
+                                                                              site):
+    """`goto 127.0.0.1:PORT/login` follows `replay --origin` and the exported test's
+    $COCKPIT_ORIGIN; the test, written inside this checkout (whose pytest options disable
+    pytest-playwright) runs as `cockpit export` says, from the checkout and from outside."""
+    import shlex
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from cockpit.demo.server import DemoSite
+    from test_recording import send, start
+    from test_run_cli import ref
+    pytest.importorskip("pytest_playwright", reason="pip install pytest-playwright")
+    root = Path(__file__).resolve().parents[1]
+    path = tmp_path / "bare.jsonl"
+    proc = start(["--record", str(path)])
+    try:
+        assert send(proc, f"goto {site.url.split('://', 1)[1]}/login")["ok"]  # no scheme
+        page = send(proc, "snapshot -i")["output"]
+        send(proc, f"fill {ref(page, 'textbox', 'Email')} {site.email}")
+        send(proc, f"fill {ref(page, 'textbox', 'Password')} {site.password}")
+        assert send(proc, f"click {ref(page, 'button', 'Sign in')}")["ok"]
+    finally:
+        proc.stdin.close()
+        assert proc.wait(60) == 0
+    with DemoSite() as other:  # the same site at another origin
+        moved = subprocess.run(COCKPIT + ["replay", str(path), "--no-record", "--origin",
+                                          other.url, "--secret", f"PASSWORD={site.password}",
+                                          "--session", "bare-replay"],
+                               capture_output=True, text=True, timeout=180)
+        assert moved.returncode == 0, moved.stdout + moved.stderr
+        assert f"goto {other.url}/login" in moved.stdout
+        inside = Path(tempfile.mkdtemp(dir=root / "recordings"))
+        try:
+            test = inside / "test_bare.py"
+            made = subprocess.run(COCKPIT + ["export", str(path), "--to", "pytest", "-o",
+                                             str(test)], capture_output=True, text=True,
+                                  timeout=60, cwd=root)
+            assert made.returncode == 0, made.stderr
+            assert "page.goto(ORIGIN + '/login')" in test.read_text()
+            printed = re.search(r"run it with `([^`]+)`", made.stdout).group(1)
+            command = shlex.split(printed)
+            assert command[0] == "python3"
+            env = {**os.environ, "COCKPIT_ORIGIN": other.url, "PASSWORD": site.password}
+            for cwd in (root, tmp_path):  # in the checkout, and outside it
+                ran = subprocess.run([sys.executable, *command[1:]], cwd=cwd, env=env,
+                                     capture_output=True, text=True, timeout=180)
+                assert "1 passed" in ran.stdout, (cwd, ran.stdout + ran.stderr)
+        finally:
+            shutil.rmtree(inside)

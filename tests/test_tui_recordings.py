@@ -55,3 +55,59 @@ async def test_browse_a_recording_then_walk_through_it(s, site, tmp_path, monkey
         assert replayed.startswith("now · same: fill @")
         await pilot.press("escape")
         assert not isinstance(app.screen, RecordingsScreen)
+
+
+async def record_a_sign_in(s, site, path) -> None:
+    """A walk that types the password: recorded as `$PASSWORD`, its value masked."""
+    recorder = Recorder(s, path).start()
+    try:
+        await ok(s, f"goto {site.url}/login")
+        await ok(s, "snapshot -i")
+        field = next(r for r, n in s.active.snapshot.refs.items() if n.name == "Password")
+        await ok(s, f"fill @{field} {site.password}")
+    finally:
+        recorder.close()
+
+
+async def open_walk(app, pilot) -> None:
+    await pilot.press("f12")
+    await until(pilot, lambda: isinstance(app.screen, RecordingsScreen))
+    await pilot.press("enter")  # the only recording
+
+
+async def test_the_walkthrough_asks_for_a_missing_secret_or_skips_its_steps(
+        s, site, tmp_path, monkeypatch):
+    from cockpit.tui.recordings import SecretScreen
+    monkeypatch.setenv("COCKPIT_RECORDINGS_DIR", str(tmp_path))
+    await record_a_sign_in(s, site, tmp_path / "signin.jsonl")
+    assert "PASSWORD" not in s.secret_names
+    password = "#password"
+    try:
+        app = app_for(s)
+        async with app.run_test(size=(180, 50)) as pilot:
+            await open_walk(app, pilot)
+            await until(pilot, lambda: isinstance(app.screen, SecretScreen))
+            await pilot.press(*site.password, "enter")  # typed in the masked dialog
+            await until(pilot, lambda: isinstance(app.screen, RecordingsScreen))
+            assert "PASSWORD" in s.secret_names
+            app.screen.query_one("#recording-steps", DataTable).move_cursor(row=2)
+            await pilot.press("g")
+            await until(pilot, lambda: cell(app, 2, 6) == "as recorded")
+            assert await s.active.page.input_value(password) == site.password
+        s.secrets.values.pop("PASSWORD")
+        await ok(s, "goto about:blank")
+        app = app_for(s)
+        async with app.run_test(size=(180, 50)) as pilot:
+            await open_walk(app, pilot)
+            await until(pilot, lambda: isinstance(app.screen, SecretScreen))
+            await pilot.press("escape")  # not given: its step is skipped, never typed
+            await until(pilot, lambda: isinstance(app.screen, RecordingsScreen))
+            app.screen.query_one("#recording-steps", DataTable).move_cursor(row=2)
+            await pilot.press("g")
+            await until(pilot, lambda: cell(app, 2, 6) == "skipped")
+            assert cell(app, 1, 6) == "as recorded"
+            assert "$PASSWORD, which this session was not given" in str(
+                app.screen.query_one("#replayed-side", Static).render())
+            assert await s.active.page.input_value(password) == ""
+    finally:
+        s.secrets.values.pop("PASSWORD", None)

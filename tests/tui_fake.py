@@ -196,7 +196,8 @@ class FakeSession:
     def refs(self) -> list[tuple[str, str, str]]:
         return [(r, role, name) for r, role, name, _ in REFS]
 
-    async def picture(self, labels: bool = False, timeout: float = 3.0) -> bytes | None:
+    async def picture(self, labels: bool = False, timeout: float = 3.0,
+                      target: str | None = None) -> bytes | None:
         return None
 
     async def current_refs(self) -> list[tuple[str, str, str, str]]:

@@ -30,6 +30,7 @@ async def attached(args: argparse.Namespace) -> int:
     from ..control.remote_session import RemoteSession
     from ..core.workspace import workspace_dir
     from ..tui.app import CockpitApp
+    from .terminal import kept_terminal
     try:
         remote = RemoteSession(args.session, socket_path=args.socket)
         await remote.start()
@@ -39,7 +40,8 @@ async def attached(args: argparse.Namespace) -> int:
     try:
         app = CockpitApp(remote, owns_session=False, theme=args.theme,
                          history_path=workspace_dir() / "history.txt")
-        await app.run_async()
+        with kept_terminal(app):
+            await app.run_async()
     finally:
         await remote.close()
-    return EXIT_OK
+    return app.return_code or EXIT_OK

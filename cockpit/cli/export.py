@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -30,5 +31,13 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     stem = re.sub(r"\W+", "_", Path(args.file).stem).strip("_").lower() or "recording"
     out = Path(args.output) if args.output else Path(args.file).with_name(f"test_{stem}.py")
     out.write_text(to_pytest(rec, stem), encoding="utf-8")
-    print(f"wrote {out}: run it with `python -m pytest {out}` (pip install pytest-playwright)")
+    print(f"wrote {out}: run it with `{run_command(out)}` (pip install pytest-playwright)")
     return EXIT_OK
+
+
+def run_command(test: Path) -> str:
+    """A command that runs the test from any directory. `-p playwright` loads
+    pytest-playwright (its `page` fixture) even where a project's pytest options disable
+    it, as this checkout's own do (`-p no:playwright`, its suite drives Playwright itself);
+    where it loads anyway, naming it again changes nothing."""
+    return f"python3 -m pytest -p playwright {shlex.quote(str(test.resolve()))}"

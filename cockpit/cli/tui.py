@@ -70,7 +70,9 @@ async def run_app(live, *, url: str | None = None, theme: str | None = None) -> 
     once, and errors in it) and closes it on quit."""
     from ..core.workspace import workspace_dir
     from ..tui.app import CockpitApp
+    from .terminal import kept_terminal
     app = CockpitApp(live.session, url=url, theme=theme, live=live,
                      history_path=workspace_dir() / "history.txt")
-    await app.run_async()
-    return EXIT_OK
+    with kept_terminal(app):
+        await app.run_async()
+    return app.return_code or EXIT_OK

@@ -10,6 +10,8 @@
     server: {"id": 2, "ok": true, ...} then {"event": {"kind": ..., "time": ..., "data": ...}}
     client: {"id": 3, "op": "agent", "action": "pause"}
     server: {"id": 3, "ok": true, "output": "agent paused"}
+    client: {"id": 4, "op": "picture", "target": "@e7"}    one element's PNG (zoom)
+    server: {"id": 4, "ok": true, "data": {"png": "BASE64..."}}
     ops: run (the default when "command" is given), subscribe, state, picture, ping,
     refs (the active tab's refs for the page it shows now), agent (pause, resume, stop,
     start or restart the session's agent)
@@ -30,7 +32,8 @@ PROTOCOL = 1
 MAX_REQUEST = 1 << 20  # bytes in one request line
 SOURCES = ("agent", "human", "replay", "script")
 OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent")
-FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels", "action"}
+FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels", "action",
+          "target"}
 AGENT_ACTIONS = ("pause", "resume", "stop", "start", "restart")  # core.agent.ACTIONS
 
 
@@ -74,6 +77,8 @@ def check_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if op not in OPS:
         raise ProtocolError(f"unknown op {op!r}: send a \"command\", or \"op\" one of "
                             f"{', '.join(OPS)}", request_id)
+    if op == "picture" and not isinstance(message.get("target", ""), (str, type(None))):
+        raise ProtocolError('"target" must be a ref or a selector, like "@e7"', request_id)
     if op == "run":
         command = message.get("command")
         if not isinstance(command, str) or not command.strip():

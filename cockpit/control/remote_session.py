@@ -105,10 +105,12 @@ class RemoteSession:
             pass  # the session ended: _follow says so
         return result
 
-    async def picture(self, labels: bool = False, timeout: float = 3.0) -> bytes | None:
+    async def picture(self, labels: bool = False, timeout: float = 3.0,
+                      target: str | None = None) -> bytes | None:
         try:
-            reply = await asyncio.wait_for(self.client.request("picture", labels=labels),
-                                           timeout + 5)
+            reply = await asyncio.wait_for(
+                self.client.request("picture", labels=labels,
+                                    **({"target": target} if target else {})), timeout + 5)
         except (TimeoutError, Unreachable):
             return None
         png = (reply.get("data") or {}).get("png")

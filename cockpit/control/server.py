@@ -291,7 +291,10 @@ class _Connection:
         elif op == "state":
             reply.update(ok=True, data=state_of(self.session))
         elif op == "picture":
-            png = await self.session.picture(labels=bool(request.get("labels")))
+            target = request.get("target")  # one element's picture (zoom)
+            png = await (self.session.picture(labels=bool(request.get("labels")),
+                                              target=target) if target else
+                         self.session.picture(labels=bool(request.get("labels"))))
             reply.update(ok=png is not None, data={
                 "png": base64.b64encode(png).decode() if png else None},
                 error=None if png else "no picture: the tab is closed or a dialog is open")

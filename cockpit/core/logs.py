@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Coroutine, Iterator
 from typing import Any
 
@@ -43,3 +44,34 @@ def spawn(coro: Coroutine[Any, Any, Any], what: str) -> asyncio.Task[Any]:
 
     task.add_done_callback(done)
     return task
+
+
+@contextlib.contextmanager
+def child_stderr_logged(what: str, logger: logging.Logger = log) -> Iterator[None]:
+    """Subprocesses started inside get a pipe as stderr instead of ours; their lines go
+    to `logger` (warning level: such a process writes there only when something is wrong
+    or when asked to, e.g. DEBUG=pw:api).
+
+    Why: Playwright's driver is a Node process, and Node saves the terminal modes of a
+    tty on its stdio when it starts and writes them back when it exits. Started while a
+    TUI has the terminal in raw mode, it put raw mode back after the TUI had restored the
+    terminal: the shell was left with -icanon -echo -icrnl. A pipe is no tty."""
+    import sys
+    import threading
+    read_fd, write_fd = os.pipe()
+    writer = os.fdopen(write_fd, "w")
+    saved = sys.stderr
+    sys.stderr = writer  # Playwright gives its driver sys.stderr.fileno()
+    try:
+        yield
+    finally:
+        sys.stderr = saved
+        writer.close()  # the child holds its own copy: EOF comes when it exits
+
+    def forward() -> None:
+        with os.fdopen(read_fd, "r", errors="replace") as lines:
+            for line in lines:
+                if line.strip():
+                    logger.warning("%s: %s", what, line.rstrip())
+
+    threading.Thread(target=forward, name=f"{what} stderr", daemon=True).start()

@@ -22,14 +22,14 @@ from .errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, CommandErr
 from .events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from .handoff import Handoff
-from .logs import spawn, tolerated
+from .logs import child_stderr_logged, spawn, tolerated
 from .parser import command_of
 from .recovery import Recovery, kill_browser
 from .registry import REGISTRY, Registry
 from .result import Result
 from .secrets import Secrets
 from .tab import Tab
-from .targets import refs_used
+from .targets import refs_used, resolve
 from .workspace import session_dir
 
 log = logging.getLogger(__name__)
@@ -100,7 +100,8 @@ class Session:
         await self.close()
 
     async def start(self) -> Session:
-        playwright = self._playwright = await async_playwright().start()
+        with child_stderr_logged("playwright driver", log):  # never our terminal
+            playwright = self._playwright = await async_playwright().start()
         try:
             self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
                 playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)
@@ -341,20 +342,25 @@ class Session:
             await tab.page.set_extra_http_headers({"User-Agent": ua})
 
     # --- what views ask -----------------------------------------------------------------
-    async def picture(self, labels: bool = False, timeout: float = 3.0) -> bytes | None:
+    async def picture(self, labels: bool = False, timeout: float = 3.0,
+                      target: str | None = None) -> bytes | None:
         """A PNG of the active tab's viewport for views (not a command: nothing is logged),
-        optionally with ref labels drawn on it. None while a dialog blocks the page or the
-        tab cannot be pictured."""
+        optionally with ref labels drawn on it, or of one element (`target`: a ref or a
+        selector, as `zoom` takes). None while a dialog blocks the page or the tab (or
+        the target) cannot be pictured."""
         tab = self.active
         if tab is None or tab.dialog is not None or tab.page.is_closed():
             return None
         try:
+            if target:
+                locator = await resolve(tab, target)
+                return await locator.screenshot(type="png", timeout=timeout * 1000)
             if not labels:
                 return await tab.page.screenshot(type="png", timeout=timeout * 1000)
             async with self._lock:  # drawing labels touches the page: not during a command
                 # bounded as a whole: a hung page must not keep the lock from commands
                 return await asyncio.wait_for(self._labelled(tab, timeout), timeout * 3)
-        except Exception:  # closing, navigating: the view shows no picture this time
+        except Exception:  # closing, navigating, a stale target: no picture this time
             log.debug("no picture of tab %s", tab.id, exc_info=True)
             return None
 

@@ -41,8 +41,10 @@ class SessionSurface(Protocol):
         """Run one command line after those before it; never raises for a bad command."""
         ...
 
-    async def picture(self, labels: bool = False, timeout: float = 3.0) -> bytes | None:
-        """A PNG of the active tab for views (not a command), or None."""
+    async def picture(self, labels: bool = False, timeout: float = 3.0,
+                      target: str | None = None) -> bytes | None:
+        """A PNG of the active tab (or of one element of it: `target`, a ref or a
+        selector) for views (not a command), or None."""
         ...
 
     def status(self) -> dict[str, Any]: ...  # as the `status` command reports it

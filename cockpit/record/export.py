@@ -15,7 +15,7 @@ from ..core.parser import parse
 from ..core.registry import REGISTRY, Registry
 from ..core.secrets import USE
 from ..core.targets import as_ref
-from .replay import REPLAYED_SOURCES, recorded_origin
+from .replay import REPLAYED_SOURCES, at_origin, recorded_origin
 
 HEADER = '''"""{title}
 
@@ -151,9 +151,10 @@ def _text(word: str) -> str:
 
 
 def _url(url: str, origin: str) -> str:
-    if origin and url.startswith(origin):
-        return f"ORIGIN + {url[len(origin):]!r}"
-    return repr(url)
+    """At the recorded origin (with its scheme or without: `goto localhost:8421/login`),
+    the URL follows $COCKPIT_ORIGIN."""
+    rest = at_origin(url, origin)
+    return f"ORIGIN + {rest!r}" if rest is not None else repr(url)
 
 
 def _wait(p: dict[str, Any]) -> list[str]:

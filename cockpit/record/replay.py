@@ -55,9 +55,25 @@ def recorded_origin(rec: Recording) -> str | None:
     return None
 
 
+def at_origin(url: str, origin: str | None) -> str | None:
+    """What follows the origin in `url` ("/login"), when `url` is at that origin, written
+    with its scheme or without one (`goto localhost:8421/login`); else None."""
+    if not origin or not url:
+        return None
+    netloc = urlsplit(origin).netloc
+    for prefix in (origin, netloc):
+        if url == prefix or (url.startswith(prefix) and url[len(prefix)] in "/?#"):
+            return url[len(prefix):]
+    return None
+
+
+def secrets_used(command: str) -> set[str]:
+    return {m.group(1) or m.group(2) for m in USE.finditer(command)}
+
+
 def missing_secrets(rec: Recording, known: Collection[str]) -> list[str]:
     """`$NAME`s the recorded commands use that this replay was not given."""
-    names = {m.group(1) or m.group(2) for s in rec.steps for m in USE.finditer(s["command"])}
+    names = {n for s in rec.steps for n in secrets_used(s["command"])}
     return sorted(n for n in names if n not in known)
 
 
@@ -67,16 +83,23 @@ class Replayer:
     session surface will do: a local one, or a live one over its socket (attach)."""
 
     def __init__(self, session: SessionSurface, rec: Recording,
-                 origin: str | None = None) -> None:
+                 origin: str | None = None, without: Collection[str] = ()) -> None:
         self.session = session
         self.rec = rec
         self.old_origin = recorded_origin(rec)
         self.new_origin = origin.rstrip("/") if origin else None
+        self.without = set(without)  # secrets nobody gave: their steps are skipped
 
     def move(self, text: str) -> str:
-        if self.old_origin and self.new_origin and text:
-            return text.replace(self.old_origin, self.new_origin)
-        return text
+        """The recorded origin replaced by the new one, in URLs with a scheme and in
+        those written without (`goto localhost:8421/login`: the new origin, scheme and
+        all, since the new site may not use the scheme a bare host gets)."""
+        if not (self.old_origin and self.new_origin and text):
+            return text
+        text = text.replace(self.old_origin, self.new_origin)
+        netloc = re.escape(urlsplit(self.old_origin).netloc)
+        return re.sub(rf"(?<![\w.:/@-]){netloc}(?=[/?#\s'\"]|$)",
+                      lambda _: self.new_origin or "", text)
 
     async def step(self, step: dict[str, Any]) -> StepReport:
         report = StepReport(step["n"], step["command"])
@@ -91,6 +114,9 @@ class Replayer:
                   "write $NAME in the recording to replay it)"
         elif step.get("exit_code") == 4 or "refs are void" in (step.get("error") or ""):
             why = "it did not run when recorded"
+        elif lacking := sorted(secrets_used(step["command"]) & self.without):
+            why = (f"it types {', '.join('$' + n for n in lacking)}, which this session was "
+                   f"not given (--secret NAME, or type it when the walkthrough asks)")
         if why:
             report.status = "skipped"
             report.reasons.append(why)

@@ -37,6 +37,7 @@ from .status_bar import NeedsNotice, StatusBar
 from .tabs_pane import TabsPane
 from .theme_watch import ThemeReloader
 from .themes import APP_VARIABLES, DEFAULT_THEME, load_themes
+from .zoom import ZoomScreen
 
 class Lifecycle(Protocol):
     """What the app needs of the live session it owns (cli.live.LiveSession): started in
@@ -70,7 +71,7 @@ class CockpitApp(App):
         Binding("f4", "focus('log')", "Log", id="focus.log"),
         Binding("f6", "focus('prompt')", "Prompt", id="focus.prompt"),
         Binding("f5", "refresh_picture", "Picture", id="picture.refresh"),
-        Binding("f7", "toggle_labels", "Ref labels", id="picture.labels", show=False),
+        Binding("f7", "zoom_labelled", "Ref labels", id="picture.labels", show=False),
         Binding("alt+left", "diff_step(-1)", "Older diff", id="diff.older", group=DIFF_KEYS),
         Binding("alt+right", "diff_step(1)", "Newer diff", id="diff.newer", group=DIFF_KEYS),
         Binding("f12", "recordings", "Recordings", id="recordings", show=False),
@@ -91,7 +92,6 @@ class CockpitApp(App):
         self._unsubscribe = None
         self._picture_due = False
         self._routes: list | None = None  # who handles the engine's messages
-        self.picture_labels = False
         self.human_has_control = False
         self.panes = PaneLayout()  # which panes show, for the terminal's size
         self._agent_state: dict = {}
@@ -317,8 +317,18 @@ class CockpitApp(App):
         if words and words[0] == "help" and len(words) <= 2:
             self.push_screen(HelpScreen(self.session.registry, words[1] if len(words) > 1
                                         else None))
-        self.run_worker(self.session.run(line, source=source), group="commands",
-                        exit_on_error=False)
+        self.run_worker(self._run(line, source), group="commands", exit_on_error=False)
+
+    async def _run(self, line: str, source: str) -> None:
+        result = await self.session.run(line, source=source)
+        if result.ok and "zoom" in result.data:  # a picture to enlarge: `zoom [TARGET]`
+            self.push_screen(ZoomScreen(self.session, result.data["zoom"]))
+
+    def on_picture_pane_zoom(self, message: PicturePane.Zoom) -> None:
+        self.submit("zoom")
+
+    def on_refs_pane_zoom(self, message: RefsPane.Zoom) -> None:
+        self.submit(f"zoom {message.ref}")
 
     def on_refs_pane_insert(self, message: RefsPane.Insert) -> None:
         self.insert_into_prompt(message.ref + " ")
@@ -391,13 +401,12 @@ class CockpitApp(App):
         pane = self.query_one(PicturePane)
         if not pane.enabled:
             return
-        pane.show_png(await self.session.picture(labels=self.picture_labels))
+        pane.show_png(await self.session.picture())
 
-    def action_toggle_labels(self) -> None:
-        self.picture_labels = not self.picture_labels
-        self.query_one(PicturePane).border_title = "Page, ref labels" if \
-            self.picture_labels else "Page"
-        self.refresh_picture()
+    def action_zoom_labelled(self) -> None:
+        """The page with its refs labelled: enlarged, and the labels drawn as text by the
+        terminal (burnt into the pane's few pixels, they could not be read)."""
+        self.submit("zoom")
 
 
 def _recording(path: str | None) -> str:

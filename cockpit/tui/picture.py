@@ -7,7 +7,9 @@ import io
 
 from PIL import Image as PILImage
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Static
 
 # textual-image asks the terminal what graphics it supports when it is imported; that must
@@ -16,6 +18,12 @@ from textual_image.widget import Image
 
 
 class PicturePane(Vertical):
+    can_focus = True
+    BINDINGS = [Binding("z,enter", "zoom", "Zoom", id="picture.zoom")]
+
+    class Zoom(Message):
+        """The page's picture, enlarged to fill the cockpit (`zoom`)."""
+
     def __init__(self, enabled: bool = True, **kwargs) -> None:
         super().__init__(**kwargs)
         self.enabled = enabled
@@ -28,6 +36,12 @@ class PicturePane(Vertical):
         self.border_title = "Page"
         if not self.enabled:
             self.query_one("#picture-note", Static).update("pictures are off")
+
+    def action_zoom(self) -> None:
+        self.post_message(self.Zoom())
+
+    def on_click(self) -> None:
+        self.post_message(self.Zoom())
 
     def show_png(self, png: bytes | None) -> None:
         note = self.query_one("#picture-note", Static)

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from ..core.diff import diff_line
 from ..record.reader import UnreadableRecording, read
@@ -30,6 +30,42 @@ def diff_lines(diff: dict | None, limit: int = 40) -> str:
     lines += [diff_line(change, ref=False)[1] for change in diff.get("changes", [])[:limit]]
     more = len(diff.get("changes", [])) - limit
     return "\n".join(lines + ([f"… {more} more"] if more > 0 else []))
+
+
+class SecretScreen(ModalScreen[str | None]):
+    """Asks for one secret a recording types ($NAME), masked as it is typed; Escape
+    leaves it out (None)."""
+
+    BINDINGS = [Binding("escape", "leave_out", "Leave it out", id="secret.skip")]
+    DEFAULT_CSS = """
+    SecretScreen { align: center middle; }
+    #secret-dialog { width: 70; height: auto; border: round $warning; background: $surface;
+                     padding: 0 1; }
+    """
+
+    def __init__(self, name: str, recording: str) -> None:
+        super().__init__()
+        self.secret = name
+        self.recording = recording
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="secret-dialog"):
+            yield Static(f"{self.recording} types ${self.secret}, which this session was "
+                         "not given. Type its value (it is masked in recordings, like "
+                         "--secret), or Escape to skip the steps that type it.",
+                         markup=False)
+            yield Input(password=True, placeholder=f"${self.secret}", id="secret-value")
+
+    def on_mount(self) -> None:
+        self.query_one("#secret-dialog").border_title = f"${self.secret}"
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value or None)
+
+    def action_leave_out(self) -> None:
+        self.dismiss(None)
 
 
 class RecordingsScreen(ModalScreen):
@@ -51,6 +87,7 @@ class RecordingsScreen(ModalScreen):
         self.reports: dict[int, object] = {}
         self.stop_at: int | None = None
         self.walking = False  # a step is being replayed: no other may start meanwhile
+        self.without: set[str] = set()  # secrets not given: the steps typing them skip
 
     def compose(self) -> ComposeResult:
         with Vertical(id="recordings-screen"):
@@ -110,13 +147,37 @@ class RecordingsScreen(ModalScreen):
             self.notify(problem, title=path.name, severity="warning", markup=False)
         missing = missing_secrets(self.recording, self.session.secret_names) \
             if self.session is not None else []
-        if missing:  # those steps would type the name itself
-            self.notify(f"it uses {', '.join('$' + m for m in missing)}, which this session "
-                        f"was not given (--secret NAME): those steps will fail or diverge",
-                        title=path.name, severity="warning", markup=False)
+        self.without = set()
         table.focus()
         if self.recording.steps:
             self.show_step(0)
+        if missing:  # else those steps would type the name itself, `$PASSWORD`
+            self.ask_secrets(path.name, missing)
+
+    def ask_secrets(self, recording: str, names: list[str]) -> None:
+        """One dialog per secret, in turn; a secret not given skips its steps. A session
+        in another process (attach) cannot be handed one: its steps are skipped."""
+        secrets = getattr(self.session, "secrets", None)
+        if secrets is None:
+            self._leave_out(recording, names, "the session runs in another process; start "
+                            "it with --secret NAME to replay them")
+            return
+        name, rest = names[0], names[1:]
+
+        def answered(value: str | None) -> None:
+            if value is None:
+                self._leave_out(recording, [name], "not given")
+            else:
+                secrets.add(f"{name}={value}")  # a valid name: the recording's own
+            if rest:
+                self.ask_secrets(recording, rest)
+        self.app.push_screen(SecretScreen(name, recording), answered)
+
+    def _leave_out(self, recording: str, names: list[str], why: str) -> None:
+        self.without.update(names)
+        self.replayer = None  # made again, knowing which steps to skip
+        self.notify(f"the steps that type {', '.join('$' + n for n in names)} will be "
+                    f"skipped ({why})", title=recording, severity="warning", markup=False)
 
     def show_step(self, index: int) -> None:
         step = self.recording.steps[index]
@@ -140,7 +201,7 @@ class RecordingsScreen(ModalScreen):
                         "no live session to replay in", markup=False)
             return False
         if self.replayer is None:
-            self.replayer = Replayer(self.session, self.recording)
+            self.replayer = Replayer(self.session, self.recording, without=self.without)
         return self.next_index < len(self.recording.steps)
 
     def action_walk_next(self) -> None:

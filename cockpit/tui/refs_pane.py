@@ -8,6 +8,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input
@@ -22,6 +23,14 @@ NAME_MIN = 12  # below this the table scrolls sideways rather than squeeze the n
 
 class RefsPane(Vertical):
     COMPONENT_CLASSES = {"refs--ref", "refs--dim"}
+    BINDINGS = [Binding("z", "zoom", "Zoom", id="refs.zoom")]
+
+    class Zoom(Message):
+        """The element of the row under the cursor, enlarged to fill the cockpit."""
+
+        def __init__(self, ref: str) -> None:
+            super().__init__()
+            self.ref = ref
 
     class Insert(Message):
         def __init__(self, ref: str) -> None:
@@ -46,6 +55,9 @@ class RefsPane(Vertical):
     def on_key(self, event: events.Key) -> None:
         """Typing on the list types into the filter (the README's "type to filter")."""
         field = self.query_one(Input)
+        bound = self.screen.active_bindings.get(event.key)
+        if bound is not None and bound.node is self and not field.has_focus:
+            return  # a key of this pane's own (`z` zooms, or as remapped): not filter text
         if event.is_printable and event.character and not field.has_focus:
             event.stop()
             event.prevent_default()
@@ -110,6 +122,12 @@ class RefsPane(Vertical):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.query_one(DataTable).focus()
+
+    def action_zoom(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            self.post_message(self.Zoom(f"@{key}"))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

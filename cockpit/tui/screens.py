@@ -71,7 +71,9 @@ def keys_help(app) -> str:
         return key_label(app, binding_id)
     return (f"\n\nKeys: {k('help')} this help · {k('focus.tabs')} tabs · {k('focus.refs')} refs · "
             f"{k('focus.log')} log · {k('focus.prompt')} prompt · {k('picture.refresh')} "
-            f"refresh the picture\n{k('picture.labels')} ref labels on the picture on/off\n"
+            f"refresh the picture\n{k('picture.labels')} or {k('picture.zoom')} on the page "
+            f"pane: the page enlarged, its refs labelled · {k('refs.zoom')} on a ref: that "
+            f"element enlarged (`zoom [TARGET]`; {k('zoom.close')} returns)\n"
             f"{k('diff.older')}/{k('diff.newer')} earlier/later diffs · ^p palette (commands, "
             f"tabs, refs) · {k('quit')} quit\n"
             f"A narrow terminal: {k('pane.next')} shows the next pane (the keys above show "

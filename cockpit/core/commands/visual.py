@@ -1,4 +1,5 @@
-"""visual: screenshot (page, viewport, element, clip, annotated with refs) and pdf."""
+"""visual: screenshot (page, viewport, element, clip, annotated with refs), pdf, and zoom
+(the picture a view enlarges)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from ..errors import CommandError, UsageError
 from ..registry import FILE, TARGET, Arg, Flag, command
 from ..result import Outcome
-from ..annotate import draw_ref_labels, remove_ref_labels
+from ..annotate import draw_ref_labels, ref_boxes, remove_ref_labels
 
 def _output_path(ctx, given: str | None, suffix: str) -> Path:
     if given:
@@ -118,3 +119,50 @@ async def pdf(ctx, a) -> Outcome:
     await ctx.page.pdf(path=str(path), print_background=True)
     size = path.stat().st_size
     return Outcome(f"saved {path} ({size // 1024} KB)", {"path": str(path), "bytes": size})
+
+
+# The viewport's size in CSS pixels (page.viewport_size is None in a headed window).
+VIEWPORT_JS = "() => [innerWidth, innerHeight]"
+
+
+@command("zoom", "visual", "Show the page, or one element, filling the cockpit.",
+         args=(Arg("target", "the element to enlarge, e.g. a CAPTCHA's image (default: "
+                   "what the page shows)", kind=TARGET, optional=True),),
+         details="In the TUI the picture fills the screen, scaled to the terminal's cells, "
+                 "with the refs drawn as text over it (l: on/off); Escape returns. "
+                 "Elsewhere it says what would be pictured: `screenshot TARGET FILE.png` "
+                 "saves it. Its data `zoom` holds the pictured area and the ref boxes in it, "
+                 "in CSS pixels of the viewport.",
+         examples=("zoom", "zoom @e7", "zoom img.captcha"), read_only=True)
+async def zoom(ctx, a) -> Outcome:
+    page = ctx.page
+    width, height = await page.evaluate(VIEWPORT_JS)
+    area = {"x": 0.0, "y": 0.0, "w": float(width), "h": float(height)}
+    what = f"the page ({width}x{height} px)"
+    if a.target:
+        async def box_of(loc) -> dict | None:
+            await loc.scroll_into_view_if_needed(timeout=ctx.timeout)
+            return await loc.bounding_box(timeout=ctx.timeout)
+        box = await ctx.on(a.target, box_of)
+        if not box or box["width"] <= 0 or box["height"] <= 0:
+            raise CommandError(f"{ctx.describe(a.target)} is not visible: nothing to zoom "
+                               "into; `snapshot -s` shows what it holds")
+        area = {"x": box["x"], "y": box["y"], "w": box["width"], "h": box["height"]}
+        what = f"{ctx.describe(a.target)} ({round(area['w'])}x{round(area['h'])} px)"
+    labels = [b for b in await _labels(page) if _inside(b, area)]
+    return Outcome(f"zoom: {what}, {len(labels)} refs in it",
+                   {"zoom": {"target": a.target, "area": area, "labels": labels}})
+
+
+async def _labels(page) -> list[dict]:
+    boxes = await ref_boxes(page)
+    # The boxes snapshot replaced Playwright's ref map; a plain one restores it (refs are
+    # stable, so it is the same map), as draw_ref_labels does.
+    await page.aria_snapshot(mode="ai")
+    return boxes
+
+
+def _inside(box: dict, area: dict) -> bool:
+    """The box's top-left corner is in the area (where its label is drawn)."""
+    return (area["x"] <= box["x"] < area["x"] + area["w"] and
+            area["y"] <= box["y"] < area["y"] + area["h"])

@@ -1,0 +1,133 @@
+"""The cockpit in a web browser, attached to a live session: each visitor gets their own
+`cockpit attach` (through textual-serve), so a teammate can watch an agent, and type
+commands (as `human`), without a terminal on this machine.
+
+Bound to 127.0.0.1 unless --host is given, and only with the token printed in its URL:
+textual-serve itself has no authentication, so every page and the websocket are checked
+here first (the websocket by a token in its path, which only the page holds)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hmac
+import secrets
+import shlex
+import signal
+import sys
+from typing import Any
+
+from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--session", default=None, metavar="NAME",
+                        help="the live session to attach to (default: $COCKPIT_SESSION, else "
+                             "default)")
+    parser.add_argument("--socket", metavar="PATH", help="a session's socket path")
+    parser.add_argument("--port", type=int, default=8422, metavar="P",
+                        help="the port to serve on (default: 8422; 0: any free one)")
+    parser.add_argument("--host", default="127.0.0.1", metavar="H",
+                        help="the address to listen on (default: 127.0.0.1, this machine "
+                             "only; 0.0.0.0 lets others reach it, with the token)")
+    parser.add_argument("--theme", metavar="NAME", help="a theme from themes/")
+
+
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port {args.port}: a port is 0 to 65535")
+    try:
+        from textual_serve.server import Server  # noqa: F401  (checked before anything)
+    except ImportError:
+        print("cockpit web: textual-serve is not installed: pip install textual-serve",
+              file=sys.stderr)
+        return EXIT_FAILED
+    from ..control import discovery
+    try:
+        info = discovery.find(args.session, args.socket)  # attaches: never opens one
+    except (discovery.Unreachable, ValueError) as exc:
+        print(f"cockpit web: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    command = [sys.executable, "-m", "cockpit", "attach", "--socket", str(info.socket)]
+    if args.theme:
+        command += ["--theme", args.theme]
+    try:
+        return asyncio.run(serve(shlex.join(command), info.session, args.host, args.port))
+    except OSError as exc:  # the port is taken, the address is not ours
+        print(f"cockpit web: cannot listen on {args.host}:{args.port}: {exc}",
+              file=sys.stderr)
+        return EXIT_USAGE
+
+
+def guarded_server(command: str, token: str, title: str) -> Any:
+    """A textual-serve Server whose page wants `?token=` and whose websocket has the
+    token in its path; everything else but its static files is refused."""
+    import aiohttp_jinja2
+    from aiohttp import web
+    from textual_serve.server import Server
+
+    def matches(given: str) -> bool:
+        return hmac.compare_digest(given.encode(), token.encode())
+
+    class Guarded(Server):
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            app.router.add_get("/ws/{token}", self.handle_websocket)
+            app.middlewares.append(guard)
+            return app
+
+        async def on_startup(self, app: web.Application) -> None:
+            pass  # textual-serve's banner: we print our own line, with the token
+
+
+        async def handle_index(self, request: web.Request) -> web.StreamResponse:
+            # the URLs in the page are the ones this visitor used (textual-serve would
+            # write its bind address, 0.0.0.0 included), and the websocket's carries the
+            # token in its path: textual.js adds `?width=...` to it
+            context = await Server.handle_index.__wrapped__(self, request)  # type: ignore[attr-defined]
+            here = f"{request.scheme}://{request.host}"
+            ws = "wss" if request.scheme == "https" else "ws"
+            context["app_websocket_url"] = f"{ws}://{request.host}/ws/{token}"
+            context["config"]["static"]["url"] = f"{here}/static/"
+            response = aiohttp_jinja2.render_template("app_index.html", request, context)
+            response.headers["Cache-Control"] = "no-store"  # it holds the token
+            response.headers["Referrer-Policy"] = "no-referrer"
+            return response
+
+    @web.middleware
+    async def guard(request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path.startswith("/static/"):
+            return await handler(request)
+        given = request.match_info.get("token") if request.path.startswith("/ws/") \
+            else request.query.get("token")
+        if given is None or not matches(given):
+            raise web.HTTPForbidden(text="cockpit web: this needs the token of the URL "
+                                         "`cockpit web` printed (…/?token=...)\n")
+        return await handler(request)
+
+    return Guarded(command, title=title)
+
+
+async def serve(command: str, session: str, host: str, port: int) -> int:
+    from aiohttp import web
+    token = secrets.token_urlsafe(24)
+    server = guarded_server(command, token, f"Cockpit: {session}")
+    runner = web.AppRunner(await server._make_app(), handle_signals=False)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound = runner.addresses[0][1] if runner.addresses else port
+        shown = f"[{host}]" if ":" in host else host
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else shown
+        print(f"cockpit web: session {session!r} at http://{shown}:{bound}/?token={token}"
+              f"\n  each visitor gets an attached cockpit (commands typed there run as "
+              f"human); Ctrl+C stops", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+    finally:
+        await runner.cleanup()  # each visitor's cockpit quits; the session goes on
+    return EXIT_OK
