@@ -16,6 +16,7 @@ FACES = {
     "serve": "keep a session alive without the TUI, reachable through its control socket",
     "exec": "run one command in a live session and print its result",
     "attach": "open the TUI on a live session started elsewhere",
+    "mcp": "an MCP server (stdio, or HTTP with --port) that is also a live session",
     "demo": "the embedded demo site, with the TUI and the demo agent",
     "replay": "run a recording again and report every step that diverges",
     "export": "write a pytest-playwright test from a recording",

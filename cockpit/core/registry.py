@@ -95,6 +95,9 @@ class CommandSpec:
       values, often credentials); recordings mask them wherever they appear.
     - `read_only`: reports on the page or the session and changes nothing in the browser
       (it may write a file); a test exported from a recording leaves it out.
+    - `tool`: the name of its own MCP tool in `cockpit mcp` (what agents do most), whose
+      parameters are its arguments and flags; every command is also reachable through
+      the `browser_run` tool.
     """
 
     name: str
@@ -115,6 +118,7 @@ class CommandSpec:
     typed_text: str | None = None
     masked_args: tuple[str, ...] = ()
     read_only: bool = False
+    tool: str | None = None
 
     def __post_init__(self) -> None:
         named = {a.name for a in self.args}
@@ -282,6 +286,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             needs_tab: bool = True, never_held: bool = False, checks_needs: bool = False,
             needs_person: bool = False, typed_text: str | None = None,
             masked_args: tuple[str, ...] = (), read_only: bool = False,
+            tool: str | None = None,
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
     """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
     The behaviour flags are documented on `CommandSpec`."""
@@ -291,7 +296,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             name, category, summary, handler, tuple(args), tuple(flags), tuple(aliases),
             mutates, details, tuple(examples), modal_safe=modal_safe, needs_tab=needs_tab,
             never_held=never_held, checks_needs=checks_needs, needs_person=needs_person,
-            typed_text=typed_text, masked_args=tuple(masked_args), read_only=read_only))
+            typed_text=typed_text, masked_args=tuple(masked_args), read_only=read_only,
+            tool=tool))
         return handler
 
     return register

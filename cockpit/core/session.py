@@ -151,15 +151,17 @@ class Session:
 
     # --- running commands ---------------------------------------------------------------
     async def run(self, line: str, source: str = "human", *,
-                  timeout: float | None = None) -> Result:
+                  timeout: float | None = None, client: str | None = None) -> Result:
         """Run one command line and return its Result; never raises for a bad command.
 
         `timeout` bounds the wait for its turn (commands before it, agents held): past it
         the command does not run and ends with exit code 4. Once it runs, its own action
-        timeouts apply."""
+        timeouts apply. `client` names the program that sent it (an MCP client's name):
+        its command events carry it, for the log."""
         command_id = next(self._ids)
         started = time.perf_counter()
-        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
+        who = {"client": client} if client else {}
+        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source, **who)
         result = Result(line, ok=False, source=source, exit_code=EXIT_FAILED,
                         error="cancelled before it ended")
         try:
@@ -177,7 +179,7 @@ class Session:
                 # (also over the socket) find the elements again by role and name
                 self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
                               targets=refs_used(self.active.snapshot if self.active else None,
-                                               line))
+                                                line), **who)
                 result = (self.handoff.refuse_stale(line, source)
                           or await execute_line(self, line, source))
                 self.handoff.after_command(result, source)
@@ -188,7 +190,7 @@ class Session:
         finally:  # also when cancelled: no view may keep showing it as queued or running
             result.ms = (time.perf_counter() - started) * 1000
             self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source,
-                          exit_code=result.exit_code, **result.to_json())
+                          exit_code=result.exit_code, **who, **result.to_json())
 
     def waits(self, line: str, source: str) -> bool:
         """Whether this command would wait for agents to be released. Commands declared

@@ -41,12 +41,14 @@ class Entry:
     output: str = ""
     error: str | None = None
     version: int = 0  # bumped on every change: it keys the rendered-row cache
+    client: str = ""  # the agent program that sent it, when it said (an MCP client)
 
     def cells(self) -> list[str]:
         """The row as plain text, one string a column (what the screen shows, unstyled)."""
         done = self.status in ("ok", "error")
+        command = f"[{self.client}] {self.command}" if self.client else self.command
         return [time.strftime("%H:%M:%S", time.localtime(self.time)), self.source,
-                clean(self.command), self.status,
+                clean(command), self.status,
                 f"{self.ms:.0f}" if self.ms is not None else "",
                 self.summary() if done else ""]
 
@@ -108,7 +110,8 @@ class CommandLog(ScrollView, can_focus=True):
         if event.kind == ev.COMMAND_QUEUED:
             if data["id"] in self.entries:
                 return  # a repeated event must not take the view down
-            entry = Entry(data["id"], event.time, data["source"], data["command"])
+            entry = Entry(data["id"], event.time, data["source"], data["command"],
+                          client=data.get("client") or "")
             self.entries[entry.id] = entry
             self.rows.append(entry)
             return
@@ -255,7 +258,8 @@ class CommandLog(ScrollView, can_focus=True):
 
 def describe_entry(entry: Entry) -> str:
     """The full text of one log entry, for the detail screen."""
-    lines = [f"{entry.command}", f"from {entry.source}, {entry.status}"
+    sender = f"{entry.source} ({entry.client})" if entry.client else entry.source
+    lines = [f"{entry.command}", f"from {sender}, {entry.status}"
              + (f" in {entry.ms:.0f} ms" if entry.ms is not None else ""), ""]
     if entry.error:
         lines.append(f"error: {entry.error}")
