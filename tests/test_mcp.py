@@ -22,6 +22,7 @@ from cockpit.core.registry import REGISTRY, TARGET, Arg, Flag, Registry, command
 
 mcp = pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
 from mcp_types import Implementation  # noqa: E402
 
 COCKPIT = [sys.executable, "-m", "cockpit"]
@@ -111,11 +112,40 @@ def test_the_tool_list_costs_fewer_tokens_than_playwright_mcps():
     assert tokens < 2000  # playwright-mcp's default list: about 4,000 (tests/bench)
 
 
+async def finished_commands(session: str, count: int) -> list[dict]:
+    """The command.finished events `cockpit attach` gets (the kept history first)."""
+    remote = await RemoteSession(session).start()
+    seen: list = []
+    remote.bus.subscribe(seen.append)
+    try:
+        for _ in range(100):
+            done = [e.data for e in seen if e.kind == ev.COMMAND_FINISHED]
+            if len(done) >= count:
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        await remote.close()
+    return done
+
+
+def test_the_log_names_the_client_that_sent_a_command():
+    from cockpit.tui.command_log import CommandLog, describe_entry
+    log = CommandLog()
+    log.handle(ev.Event(ev.COMMAND_QUEUED, {"id": 1, "command": "click @e6",
+                                            "source": "agent", "client": "claude-code"}))
+    log.handle(ev.Event(ev.COMMAND_QUEUED, {"id": 2, "command": "resume", "source": "human"}))
+    mcp_row, human_row = log.rows
+    assert mcp_row.cells()[1:3] == ["claude-code", "click @e6"]  # the "from" column
+    assert human_row.cells()[1:3] == ["human", "resume"]
+    assert "from agent (claude-code)" in describe_entry(mcp_row)
+
+
 # --- over stdio, with the SDK's client ----------------------------------------------------------
 def stdio(session: str, *extra: str) -> Client:
     params = StdioServerParameters(command=COCKPIT[0], args=COCKPIT[1:] + [
         "mcp", "--session", session, *extra], env=dict(os.environ), cwd=os.getcwd())
-    return Client(params, client_info=Implementation(name=CLIENT, version="1"))
+    # through stdio_client: 2.0's Client takes a transport, not StdioServerParameters
+    return Client(stdio_client(params), client_info=Implementation(name=CLIENT, version="1"))
 
 
 async def test_an_mcp_client_signs_in_and_waits_for_the_human_at_the_challenge(
@@ -169,17 +199,7 @@ async def test_an_mcp_client_signs_in_and_waits_for_the_human_at_the_challenge(
         assert "The human had control" in report and "/inbox" in report
 
         # what `cockpit attach` shows: every tool call, from the agent, with its client
-        remote = await RemoteSession(session).start()
-        seen: list = []
-        remote.bus.subscribe(seen.append)
-        try:
-            for _ in range(100):
-                done = [e.data for e in seen if e.kind == ev.COMMAND_FINISHED]
-                if len(done) >= 14:
-                    break
-                await asyncio.sleep(0.1)
-        finally:
-            await remote.close()
+        done = await finished_commands(session, 14)
     agents = [(d["command"], d.get("client")) for d in done if d["source"] == "agent"]
     assert agents[0] == (f"goto {site.url}/login", CLIENT)
     assert {c for _, c in agents} == {CLIENT} and len(agents) == 10
@@ -193,15 +213,39 @@ async def test_an_mcp_client_signs_in_and_waits_for_the_human_at_the_challenge(
     assert not [s for s in steps if site.password in s["command"]]
 
 
-async def test_stdout_carries_protocol_only_and_exec_reaches_the_session():
+async def test_stdout_carries_protocol_only_and_exec_reaches_the_session(tmp_path):
     session = name()
-    async with stdio(session, "--no-record") as client:
-        result = await client.call_tool("browser_run", {"command": "js 6*7"})
-        assert text(result) == "42" and not result.is_error
-        done = await asyncio.to_thread(subprocess.run, COCKPIT + [
-            "exec", "--session", session, "url"], capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0 and done.stdout.strip() == "about:blank"
-    # the SDK's client would have failed on any stray line on stdout: it parses each one
+    proc = await asyncio.create_subprocess_exec(
+        *COCKPIT, "mcp", "--session", session, "--no-record", stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def send(message: dict) -> None:
+        proc.stdin.write((json.dumps({"jsonrpc": "2.0", **message}) + "\n").encode())
+
+    send({"id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw-pipe", "version": "1"}}})
+    send({"method": "notifications/initialized"})
+    # a page that writes to its console, and a command that would print if it could
+    send({"id": 2, "method": "tools/call", "params": {"name": "browser_run", "arguments": {
+        "command": "js console.log('to stdout?'); return 6*7"}}})
+    answers: dict = {}
+    while 2 not in answers:
+        line = await asyncio.wait_for(proc.stdout.readline(), 120)
+        assert line, (await proc.stderr.read()).decode()
+        message = json.loads(line)  # every line is a JSON-RPC message
+        assert message["jsonrpc"] == "2.0"
+        answers[message.get("id")] = message
+    assert answers[1]["result"]["serverInfo"]["name"] == "cockpit"
+    assert answers[2]["result"]["content"][0]["text"] == "42"
+    done = await asyncio.to_thread(subprocess.run, COCKPIT + [
+        "exec", "--session", session, "url"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "about:blank"
+    proc.stdin.close()  # the client leaves: the server closes the browser and ends
+    rest, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 0, err.decode()
+    assert all(json.loads(line)["jsonrpc"] == "2.0" for line in rest.splitlines())
+    assert "is live on" in err.decode()  # what Cockpit says goes to stderr
 
 
 # --- over streamable HTTP --------------------------------------------------------------------
@@ -237,9 +281,9 @@ async def test_http_needs_the_token():
             assert len((await client.list_tools()).tools) == len(mcp_tools.tools())
             result = await client.call_tool("browser_run", {"command": "js 6*7"})
             assert text(result) == "42"
-        async with AsyncCockpit(session, client="test") as watcher:
-            state = await watcher.state()
-        assert state["status"]["commands_run"] >= 1
+        done = await finished_commands(session, 1)
+        assert [(d["command"], d["source"], d.get("client")) for d in done] == [
+            ("js 6*7", "agent", "http-test")]
     finally:
         proc.terminate()
         _, err = await asyncio.wait_for(proc.communicate(), 60)

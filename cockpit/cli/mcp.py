@@ -128,7 +128,8 @@ async def _stdio(live, mcp, stop: asyncio.Event) -> int:
                 serving.cancel()
                 await asyncio.gather(serving, return_exceptions=True)
                 await live.close()
-                say("stopped: the browser and the socket are closed")
+                if stop.is_set():
+                    say("stopped: the browser and the socket are closed")
                 # the thread blocked reading stdin would hold the exit until the client
                 # closed it: everything is closed and said, so leave now
                 os._exit(code)

@@ -21,12 +21,12 @@ import mcp_types as types
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
 
-from starlette.types import ASGIApp, Receive, Scope, Send
-
 from .. import __version__
 from . import mcp_tools
 
 if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Receive, Scope, Send  # the SDK's web framework
+
     from ..core.result import Result
     from ..core.session import Session
 

@@ -46,9 +46,10 @@ class Entry:
     def cells(self) -> list[str]:
         """The row as plain text, one string a column (what the screen shows, unstyled)."""
         done = self.status in ("ok", "error")
-        command = f"[{self.client}] {self.command}" if self.client else self.command
-        return [time.strftime("%H:%M:%S", time.localtime(self.time)), self.source,
-                clean(command), self.status,
+        # who sent it: the agent program by name when it said (its command keeps the room)
+        return [time.strftime("%H:%M:%S", time.localtime(self.time)),
+                clean(self.client) if self.client else self.source,
+                clean(self.command), self.status,
                 f"{self.ms:.0f}" if self.ms is not None else "",
                 self.summary() if done else ""]
 

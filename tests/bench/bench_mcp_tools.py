@@ -67,7 +67,7 @@ async def main() -> None:
             if Path(CHROMIUM).exists():
                 args += ["--executable-path", CHROMIUM]
             version = subprocess.run([binary, "--version"], capture_output=True, text=True,
-                                     check=False).stdout.strip()
+                                     check=False).stdout.replace("Version", "").strip()
             theirs = StdioServerParameters(command=binary, args=args)
             rows.append((f"playwright-mcp {version}".strip(), *await tool_list(theirs)))
         else:
