@@ -20,6 +20,8 @@ from pathlib import Path
 from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .options import add_session_options, configure_logging, live_from_args
 
+log = logging.getLogger("cockpit.mcp")
+
 ENV_TOKEN = "COCKPIT_MCP_TOKEN"
 TOKEN_FILE = "mcp-token"  # in the session's state directory (0700), mode 0600
 
@@ -114,7 +116,7 @@ async def _stdio(live, mcp, stop: asyncio.Event) -> int:
         mcp.ready.clear()
         serving = asyncio.ensure_future(
             mcp.server.run(read, write, mcp.server.create_initialization_options()))
-        code = EXIT_OK
+        code = EXIT_FAILED  # until it has served
         try:
             failed = await _start(live, mcp)
             if failed is not None:
@@ -123,6 +125,10 @@ async def _stdio(live, mcp, stop: asyncio.Event) -> int:
                 stopping = asyncio.ensure_future(stop.wait())
                 await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
                 stopping.cancel()
+                code = EXIT_OK
+        except Exception:  # said here: the exit below would leave it unsaid
+            log.exception("cockpit mcp failed")
+            raise
         finally:
             if not serving.done():  # a signal or a failed start, with stdin still open
                 serving.cancel()
