@@ -58,6 +58,7 @@ def test_each_named_tool_is_a_commands_declaration():
         assert list(props) == [a.name for a in spec.args] + [f.key for f in spec.flags]
         assert tool.input_schema.get("required", []) == \
             [a.name for a in spec.args if not a.optional]
+        assert f"MCP tool: {spec.tool}" in spec.help_text()  # `help CMD` says so
     # browser_run names every command, by the registry's categories
     run = tools[mcp_tools.RUN].description
     assert all(re.search(rf"\b{re.escape(c)}\b", run) for c in REGISTRY.commands)

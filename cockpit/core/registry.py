@@ -170,6 +170,7 @@ class CommandSpec:
                 for f in self.flags
             ],
             "examples": list(self.examples),
+            "tool": self.tool,
         }
 
     def help_text(self) -> str:
@@ -189,6 +190,8 @@ class CommandSpec:
             lines += ["", "Behaviour: " + "; ".join(notes)]
         if self.examples:
             lines += ["", "Examples:"] + [f"  {e}" for e in self.examples]
+        if self.tool:
+            lines += ["", f"MCP tool: {self.tool} (`cockpit mcp`)"]
         return "\n".join(lines)
 
     def _behaviour_notes(self) -> list[str]:
