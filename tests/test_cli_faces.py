@@ -37,7 +37,7 @@ def name() -> str:
 
 
 # --- the parser ------------------------------------------------------------------------
-@pytest.mark.parametrize("argv", [["foo"], ["mcp"], ["--headed", "sevre"]])
+@pytest.mark.parametrize("argv", [["foo"], ["mpc"], ["--headed", "sevre"]])
 def test_a_word_that_is_neither_subcommand_nor_url_is_a_quick_usage_error(argv):
     started = time.monotonic()
     done = cockpit(argv, stdin=subprocess.DEVNULL, timeout=10)

@@ -18,6 +18,7 @@ FACES = {
     "attach": "open the TUI on a live session started elsewhere",
     "sessions": "list every live session of yours: workspace, browser, control, agent",
     "web": "the cockpit in a web browser, attached to a live session (with a token)",
+    "mcp": "an MCP server (stdio, or HTTP with --port) that is also a live session",
     "demo": "the embedded demo site, with the TUI and the demo agent",
     "replay": "run a recording again and report every step that diverges",
     "export": "write a pytest-playwright test from a recording",

@@ -132,6 +132,7 @@ if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin client
         id: int
         command: str
         source: str  # human, agent, replay, cockpit
+        client: NotRequired[str]  # the program that sent it, when it said (an MCP client)
 
     class CommandStarted(CommandData):
         # role, name and nth of each ref the line uses, as the snapshot knew them before

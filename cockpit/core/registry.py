@@ -102,6 +102,9 @@ class CommandSpec:
       or giving back the browser never waits behind a stuck command (handoff, resume).
     - `waits_for`: arguments in milliseconds that the command is told to wait; its
       deadline (the session's command timeout) grows by their sum (`wait --timeout`).
+    - `tool`: the name of its own MCP tool in `cockpit mcp` (what agents do most), whose
+      parameters are its arguments and flags; every command is also reachable through
+      the `browser_run` tool.
     """
 
     name: str
@@ -125,6 +128,7 @@ class CommandSpec:
     bypasses_queue: bool = False
     interrupts: bool = False
     waits_for: tuple[str, ...] = ()
+    tool: str | None = None
 
     def __post_init__(self) -> None:
         named = {a.name for a in self.args}
@@ -181,6 +185,7 @@ class CommandSpec:
                 for f in self.flags
             ],
             "examples": list(self.examples),
+            "tool": self.tool,
         }
 
     def help_text(self) -> str:
@@ -200,6 +205,8 @@ class CommandSpec:
             lines += ["", "Behaviour: " + "; ".join(notes)]
         if self.examples:
             lines += ["", "Examples:"] + [f"  {e}" for e in self.examples]
+        if self.tool:
+            lines += ["", f"MCP tool: {self.tool} (`cockpit mcp`)"]
         return "\n".join(lines)
 
     def _behaviour_notes(self) -> list[str]:
@@ -303,6 +310,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             masked_args: tuple[str, ...] = (), read_only: bool = False,
             bypasses_queue: bool = False, interrupts: bool = False,
             waits_for: tuple[str, ...] = (),
+            tool: str | None = None,
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
     """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
     The behaviour flags are documented on `CommandSpec`."""
@@ -313,7 +321,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             mutates, details, tuple(examples), modal_safe=modal_safe, needs_tab=needs_tab,
             never_held=never_held, checks_needs=checks_needs, needs_person=needs_person,
             typed_text=typed_text, masked_args=tuple(masked_args), read_only=read_only,
-            bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for)))
+            bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for),
+            tool=tool))
         return handler
 
     return register

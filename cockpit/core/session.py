@@ -188,24 +188,28 @@ class Session:
 
     # --- running commands ---------------------------------------------------------------
     async def run(self, line: str, source: str = "human", *,
-                  timeout: float | None = None, deadline: float | None = None) -> Result:
+                  timeout: float | None = None, deadline: float | None = None,
+                  client: str | None = None) -> Result:
         """Run one command line and return its Result; never raises for a bad command.
 
         `timeout` bounds the wait for its turn (commands before it, agents held): past it
         the command does not run and ends with exit code 4. Once it runs, `deadline`
         (default: the session's command_timeout, longer for a command told to wait longer)
         bounds it whatever the page does: past it the command ends with an error and a
-        hung page or browser is recovered, so the next command runs."""
+        hung page or browser is recovered, so the next command runs. `client` names the
+        program that sent it (an MCP client's name): its command events carry it, for the
+        log."""
         command_id = next(self._ids)
         started = time.perf_counter()
-        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
+        who = {"client": client} if client else {}
+        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source, **who)
         result = Result(line, ok=False, source=source, exit_code=EXIT_FAILED,
                         error="cancelled before it ended")
         spec = command_of(line, self.registry)
         try:
             if spec is not None and spec.bypasses_queue:  # status: never behind a stuck one
                 self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
-                              targets={})
+                              targets={}, **who)
                 result = await self.deadlines.run(line, source, deadline, queued=False)
                 return result
             try:
@@ -222,7 +226,7 @@ class Session:
                 # (also over the socket) find the elements again by role and name
                 self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
                               targets=refs_used(self.active.snapshot if self.active else None,
-                                               line))
+                                               line), **who)
                 if self.recovery.pending:  # a crash or kill noticed since the last command
                     await self.recovery.ensure()
                 if self.recovery.dead and (spec is None or spec.needs_tab):
@@ -242,7 +246,7 @@ class Session:
         finally:  # also when cancelled: no view may keep showing it as queued or running
             result.ms = (time.perf_counter() - started) * 1000
             self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source,
-                          exit_code=result.exit_code, **result.to_json())
+                          exit_code=result.exit_code, **who, **result.to_json())
 
     def waits(self, line: str, source: str) -> bool:
         """Whether this command would wait for agents to be released. Commands declared

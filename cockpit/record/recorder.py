@@ -130,6 +130,8 @@ class Recorder:
                   "tab": tab.get("index"), "url": tab.get("url"),
                   "diff": details.get("diff"),
                   "targets": targets}
+        if data.get("client"):  # the agent program that sent it (an MCP client's name)
+            record["client"] = data["client"]
         if "needs" in details:
             record["needs"] = details["needs"]
         if isinstance(details.get("handoff"), dict):

@@ -44,11 +44,14 @@ class Entry:
     output: str = ""
     error: str | None = None
     version: int = 0  # bumped on every change: it keys the rendered-row cache
+    client: str = ""  # the agent program that sent it, when it said (an MCP client)
 
     def cells(self) -> list[str]:
         """The row as plain text, one string a column (what the screen shows, unstyled)."""
         done = self.status in ("ok", "error")
-        return [time.strftime("%H:%M:%S", time.localtime(self.time)), self.source,
+        # who sent it: the agent program by name when it said (its command keeps the room)
+        return [time.strftime("%H:%M:%S", time.localtime(self.time)),
+                clean(self.client) if self.client else self.source,
                 clean(self.command), self.status,
                 f"{self.ms:.0f}" if self.ms is not None else "",
                 self.summary() if done else ""]
@@ -119,7 +122,8 @@ class CommandLog(ScrollView, can_focus=True):
         if event.kind == ev.COMMAND_QUEUED:
             if data["id"] in self.entries:
                 return  # a repeated event must not take the view down
-            entry = Entry(data["id"], event.time, data["source"], data["command"])
+            entry = Entry(data["id"], event.time, data["source"], data["command"],
+                          client=data.get("client") or "")
             self.entries[entry.id] = entry
             self.rows.append(entry)
             return
@@ -282,7 +286,8 @@ class CommandLog(ScrollView, can_focus=True):
 
 def describe_entry(entry: Entry) -> str:
     """The full text of one log entry, for the detail screen."""
-    lines = [f"{entry.command}", f"from {entry.source}, {entry.status}"
+    sender = f"{entry.source} ({entry.client})" if entry.client else entry.source
+    lines = [f"{entry.command}", f"from {sender}, {entry.status}"
              + (f" in {entry.ms:.0f} ms" if entry.ms is not None else ""), ""]
     if entry.error:
         lines.append(f"error: {entry.error}")

@@ -15,7 +15,7 @@ from ..result import Outcome
                  "Without a display (over SSH) the human drives from the terminal. If the "
                  "window cannot open, the headless browser goes on as it was.",
          examples=('handoff "solve the CAPTCHA"', "handoff --terminal type the MFA code"),
-         needs_person=True, interrupts=True)
+         needs_person=True, interrupts=True, tool="browser_handoff")
 async def handoff(ctx, a) -> Outcome:
     return await ctx.session.handoff.start(" ".join(a.reason or []), terminal=a.terminal)
 

@@ -18,7 +18,7 @@ T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
          flags=(Flag("--right", help="right-click"),
                 Flag("--modifiers", help="keys held, e.g. Shift or Control+Shift",
                      value="KEYS")),
-         examples=("click @e6", "click 'button[type=submit]'"))
+         examples=("click @e6", "click 'button[type=submit]'"), tool="browser_click")
 async def click(ctx, a) -> Outcome:
     mods = a.modifiers.split("+") if a.modifiers else None
     await ctx.on(a.target, lambda loc: loc.click(
@@ -34,7 +34,8 @@ async def dblclick(ctx, a) -> Outcome:
 
 @command("fill", "interact", "Replace the text of a field (input, textarea, contenteditable).",
          args=(T, Arg("text", "the new value; quote it if it has spaces")), mutates=True,
-         examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"), typed_text="text")
+         examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"), typed_text="text",
+         tool="browser_fill")
 async def fill(ctx, a) -> Outcome:
     return await _into(ctx, a.target, lambda loc: loc.fill(a.text, timeout=ctx.timeout),
                        f"filled {ctx.describe(a.target)}")
@@ -67,7 +68,7 @@ async def _is_password(loc) -> bool:
          args=(T, Arg("text", "what to type")), mutates=True,
          flags=(Flag("--delay", help="milliseconds between keys", value="MS", kind="int"),),
          details="Unlike fill, type appends and triggers keydown/keyup for every character.",
-         examples=('type @e9 "hello"',), typed_text="text")
+         examples=('type @e9 "hello"',), typed_text="text", tool="browser_type")
 async def type_(ctx, a) -> Outcome:
     return await _into(ctx, a.target, lambda loc: loc.press_sequentially(
         a.text, delay=a.delay or 0, timeout=ctx.timeout),
@@ -78,7 +79,7 @@ async def type_(ctx, a) -> Outcome:
          args=(Arg("key", "Enter, Tab, Escape, ArrowDown, Control+a ...", kind=KEY),
                Arg("target", "where to press it (default: the focused element)", kind=TARGET,
                    optional=True)),
-         mutates=True, examples=("press Enter", "press Control+a @e4"))
+         mutates=True, examples=("press Enter", "press Control+a @e4"), tool="browser_press")
 async def press(ctx, a) -> Outcome:
     try:
         if a.target:
@@ -130,7 +131,7 @@ MATCH_OPTIONS_JS = """(el, wanted) => el.tagName !== 'SELECT' ? null : [...el.op
 
 @command("select", "interact", "Choose option(s) of a <select> by value or label.",
          args=(T, Arg("options", "option values or labels", variadic=True)), mutates=True,
-         examples=("select @e8 Green", 'select "#size" S M'))
+         examples=("select @e8 Green", 'select "#size" S M'), tool="browser_select")
 async def select(ctx, a) -> Outcome:
     async def choose(loc):
         values = await loc.evaluate(MATCH_OPTIONS_JS, a.options, timeout=ctx.timeout)

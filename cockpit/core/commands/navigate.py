@@ -65,7 +65,8 @@ async def wait_loaded(page, url: str) -> None:
          aliases=("open", "navigate"), mutates=True,
          details="A URL without a scheme gets https:// (http:// for localhost and IPs); a "
                  "path starting with / is resolved against the current page.",
-         examples=("goto https://example.com", "goto localhost:8000/login"))
+         examples=("goto https://example.com", "goto localhost:8000/login"),
+         tool="browser_navigate")
 async def goto(ctx, a) -> Outcome:
     url = normalize_url(a.url, ctx.page.url)
     try:

@@ -69,7 +69,7 @@ async def _scope_ref(ctx, scope: str) -> str | None:
                  "same while an element lives; a ref from an older page fails at once.",
          examples=("snapshot -i", "snapshot -i -u", "snapshot -c -d 4", "snapshot -s '#inbox'",
                    "snapshot -D"),
-         checks_needs=True, read_only=True)
+         checks_needs=True, read_only=True, tool="browser_snapshot")
 async def snapshot(ctx, a) -> Outcome:
     if a.depth is not None and a.depth < 1:
         raise UsageError("snapshot -d needs a depth of 1 or more")

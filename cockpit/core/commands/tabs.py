@@ -15,7 +15,7 @@ def _line(tab) -> str:
 
 
 @command("tabs", "tabs", "List the open tabs; * marks the active one.",
-         modal_safe=True, read_only=True)
+         modal_safe=True, read_only=True, tool="browser_tabs")
 async def tabs(ctx, a) -> Outcome:
     rows = ctx.session.tabs
     return Outcome("\n".join(_line(t) for t in rows), {"tabs": [t.info() for t in rows]})

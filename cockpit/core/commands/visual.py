@@ -74,7 +74,8 @@ def _clip(text: str) -> dict:
          aliases=("shot",),
          examples=("screenshot", "screenshot page.png", "screenshot --annotate --viewport",
                    "screenshot @e5",
-                   "screenshot --clip 0,0,800,400 -o top.png"), read_only=True)
+                   "screenshot --clip 0,0,800,400 -o top.png"), read_only=True,
+         tool="browser_screenshot")
 async def screenshot(ctx, a) -> Outcome:
     if a.target and not a.out and _looks_like_path(a.target):
         a.target, a.out = None, a.target  # `screenshot shot.png`, as other tools take it

@@ -1,0 +1,172 @@
+"""An MCP server (Model Context Protocol) on stdio, or on streamable HTTP at
+127.0.0.1:PORT/mcp behind a bearer token with --port, that is also a live session:
+`cockpit attach` shows every tool call, `cockpit exec` reaches it, and a person can take
+the browser over while the agent waits.
+
+On stdio, stdout carries MCP messages only: everything Cockpit says goes to stderr (or
+--log FILE)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import secrets
+import signal
+import sys
+from pathlib import Path
+
+from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .options import add_session_options, configure_logging, live_from_args
+
+log = logging.getLogger("cockpit.mcp")
+
+ENV_TOKEN = "COCKPIT_MCP_TOKEN"
+TOKEN_FILE = "mcp-token"  # in the session's state directory (0700), mode 0600
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, metavar="P",
+                        help="serve streamable HTTP on 127.0.0.1:P/mcp (0: a free port) "
+                             f"instead of stdio; clients send the bearer token printed on "
+                             f"stderr (also ${ENV_TOKEN}, and a 0600 file)")
+    add_session_options(parser)
+
+
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.port is not None and not 0 <= args.port <= 65535:
+        parser.error(f"--port takes 0 to 65535, got {args.port}")
+    configure_logging(args.log, tui=False)  # stderr: stdout is the protocol's
+    code = asyncio.run(serve(args))
+    # Everything is closed and written. Leave now: tearing down the interpreter (the SDK's
+    # modules) takes seconds of CPU on a busy machine, and an MCP client kills a server
+    # (with its browser) that is not gone 2 s after it closed its input.
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def say(text: str) -> None:
+    print(f"cockpit mcp: {text}", file=sys.stderr, flush=True)
+
+
+async def serve(args: argparse.Namespace) -> int:
+    from ..control.discovery import Unreachable
+    try:
+        live = live_from_args(args)
+    except ValueError as exc:
+        say(str(exc))
+        return EXIT_USAGE
+    except Unreachable as exc:
+        say(str(exc))
+        return EXIT_FAILED
+    from ..control.mcp_server import CockpitMcp
+    from .serve import _tell
+    live.session.bus.subscribe(_tell)  # a handoff, a page that needs a person: on stderr
+    mcp = CockpitMcp(live.session, live.server.started)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    if args.port is None:
+        return await _stdio(live, mcp, stop)
+    from ..control.mcp_server import listen
+    try:  # before the browser: a port in use is said at once
+        sock = listen(args.port)
+    except OSError as exc:
+        say(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}: pick another "
+            f"--port (0 takes a free one)")
+        return EXIT_FAILED
+    try:
+        return await _http(live, mcp, sock, stop)
+    finally:
+        sock.close()
+
+
+async def _start(live, mcp) -> int | None:
+    """Start the live session; None when it runs, else the exit code (said on stderr)."""
+    from ..control.discovery import Unreachable
+    from ..core.errors import BrowserNotFoundError
+    from .live import AlreadyLive
+    try:
+        await live.start()
+    except AlreadyLive as exc:
+        say(str(exc))
+        return EXIT_USAGE
+    except (Unreachable, BrowserNotFoundError, ValueError) as exc:
+        say(str(exc))
+        return EXIT_FAILED
+    mcp.ready.set()
+    flag = "" if live.session.name == "default" else f" --session {live.session.name}"
+    say(f"session {live.session.name!r} is live on {live.session.plan.description}: watch "
+        f"it with `cockpit attach{flag}`")
+    return None
+
+
+async def _stdio(live, mcp, stop: asyncio.Event) -> int:
+    from mcp.server.stdio import stdio_server
+
+    # stdio_server points fd 1 at stderr while it serves: the browser and anything else
+    # started inside it can never write into the protocol
+    async with stdio_server() as (read, write):
+        # the client's handshake is answered while the browser starts; its first tool
+        # call waits for the browser
+        mcp.ready.clear()
+        serving = asyncio.ensure_future(
+            mcp.server.run(read, write, mcp.server.create_initialization_options()))
+        code = EXIT_FAILED  # until it has served
+        try:
+            failed = await _start(live, mcp)
+            if failed is not None:
+                code = failed
+            else:
+                stopping = asyncio.ensure_future(stop.wait())
+                await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                stopping.cancel()
+                code = EXIT_OK
+        except Exception:  # said here: the exit below would leave it unsaid
+            log.exception("cockpit mcp failed")
+            raise
+        finally:
+            if not serving.done():  # a signal or a failed start, with stdin still open
+                serving.cancel()
+                await asyncio.gather(serving, return_exceptions=True)
+                await live.close()
+                if stop.is_set():
+                    say("stopped: the browser and the socket are closed")
+                # the thread blocked reading stdin would hold the exit until the client
+                # closed it: everything is closed and said, so leave now
+                os._exit(code)
+            await live.close()
+        serving.result()  # the end of input (the client left), or an error to show
+    return code
+
+
+async def _http(live, mcp, sock, stop: asyncio.Event) -> int:
+    from ..control.mcp_server import serve_http
+    token = os.environ.get(ENV_TOKEN) or secrets.token_urlsafe(32)
+    path = Path(live.session.dir) / TOKEN_FILE
+    try:
+        failed = await _start(live, mcp)
+        if failed is not None:
+            return failed
+        _write_private(path, token)
+        host, port = sock.getsockname()[:2]
+        say(f"MCP over streamable HTTP at http://{host}:{port}/mcp\n"
+            f"  header: Authorization: Bearer {token}\n"
+            f"  token file: {path}\n"
+            f"Ctrl+C (or SIGTERM) stops it.")
+        await serve_http(mcp, sock, token, stop)
+        return EXIT_OK
+    finally:
+        path.unlink(missing_ok=True)
+        await live.close()
+
+
+def _write_private(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text + "\n")
+    os.chmod(path, 0o600)  # a file left by an older run keeps its mode otherwise
