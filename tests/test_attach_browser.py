@@ -120,9 +120,10 @@ class Driver:
 
 
 def ref(snapshot: str, role: str, name: str) -> str:
-    m = re.search(rf'- {role} "[^"]*{re.escape(name)}[^"]*"[^\n]*\[ref=(\w+)\]', snapshot)
+    # `snapshot -i` lines: @e6 button "Sign in"
+    m = re.search(rf'^(@\w+) {role} "[^"]*{re.escape(name)}[^"]*"', snapshot, re.M)
     assert m, f"no {role} {name!r} in:\n{snapshot}"
-    return "@" + m.group(1)
+    return m.group(1)
 
 
 # --- the options -----------------------------------------------------------------------

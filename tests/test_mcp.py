@@ -27,7 +27,7 @@ from mcp_types import Implementation  # noqa: E402
 
 COCKPIT = [sys.executable, "-m", "cockpit"]
 CLIENT = "mcp-test"
-SNAPSHOT_LINE = re.compile(r'- (\w+) "([^"]*)".*\[ref=(\w+)\]')
+SNAPSHOT_LINE = re.compile(r'^@(\w+) (\w+) "([^"]*)"', re.M)  # `snapshot -i`: @e6 button "Sign in"
 
 
 def name() -> str:
@@ -35,7 +35,7 @@ def name() -> str:
 
 
 def ref(snapshot: str, role: str, label: str) -> str:
-    for found_role, found_name, found_ref in SNAPSHOT_LINE.findall(snapshot):
+    for found_ref, found_role, found_name in SNAPSHOT_LINE.findall(snapshot):
         if found_role == role and label in found_name:
             return "@" + found_ref
     raise AssertionError(f"no {role} {label!r} in:\n{snapshot}")
