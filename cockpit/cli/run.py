@@ -10,6 +10,7 @@ from typing import IO
 
 from . import session_from_args
 from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, BrowserNotFoundError
+from ..core.terminal import visible
 from ..record.recorder import start_recording
 
 
@@ -75,7 +76,7 @@ def _print(result, args) -> None:
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
     elif result.ok:
-        if result.output:
-            print(result.output, flush=True)
+        if result.output:  # page text: its escape sequences must not reach the terminal
+            print(visible(result.output), flush=True)
     else:
-        print(f"error: {result.error}", file=sys.stderr, flush=True)
+        print(visible(f"error: {result.error}"), file=sys.stderr, flush=True)

@@ -21,13 +21,15 @@ from .errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, CommandError
 from .events import EventBus
 from .execute import execute_line
 from .handoff import Handoff
-from .logs import spawn, tolerated
+from .logs import mask_logs, spawn, tolerated
 from .parser import command_of
 from .registry import REGISTRY, Registry
 from .result import Result
+from .redact import Redactor
 from .secrets import Secrets
 from .tab import Tab
 from .targets import refs_used
+from .trace_scrub import scrub_trace
 from .workspace import session_dir
 
 log = logging.getLogger(__name__)
@@ -54,7 +56,10 @@ class Session:
         self.files_dir = self.dir / "files"  # screenshots, PDFs, downloads
         self.action_timeout = action_timeout
         self.registry = registry
-        self.bus = EventBus()
+        # what every Result and event shows: secrets as $NAME, password values masked
+        self.redactor = Redactor(registry)
+        self.bus = EventBus(self.redactor.payload)
+        mask_logs(self.redactor.files)
         self.buffers = Buffers()
         self.tabs: list[Tab] = []
         self.watches: list = []  # settle.Watch of the command running, if it changes pages
@@ -72,7 +77,7 @@ class Session:
         self._agents_go.set()
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
-        self.secrets = Secrets()  # --secret NAME=VALUE, used in commands as $NAME
+        self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
         self.recording_path: Path | None = None  # where views record it (set by the CLI)
         self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
         self.trace_parts = 0
@@ -132,7 +137,9 @@ class Session:
 
     async def start_trace(self) -> None:
         if self.trace_path is not None and self._context is not None:
-            await self._context.tracing.start(screenshots=True, snapshots=True)
+            # pictures cannot be masked: with secrets, a secret typed into an ordinary
+            # field would show in them (trace_scrub.py masks the text)
+            await self._context.tracing.start(screenshots=not self.secrets, snapshots=True)
 
     async def stop_trace(self, part: int = 0) -> None:
         """Save the trace (Trace Viewer opens it); a browser relaunched by a handoff
@@ -143,6 +150,7 @@ class Session:
             f"{self.trace_path.stem}-{part}{self.trace_path.suffix}")
         with tolerated(f"saving the trace {path}", log):  # the browser is gone: none left
             await self._context.tracing.stop(path=path)
+            scrub_trace(path, self.redactor.files)  # no secret, owner-only
 
     def browser_gone(self, context) -> None:
         """The browser closed by itself (its window was closed, or it crashed)."""
@@ -159,8 +167,11 @@ class Session:
         timeouts apply."""
         command_id = next(self._ids)
         started = time.perf_counter()
-        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
-        result = Result(line, ok=False, source=source, exit_code=EXIT_FAILED,
+        # no event, view or file may hold a secret: until it ran, typed text that may go
+        # into a password field is masked too
+        shown = self.redactor.line(line, self.active.snapshot if self.active else None)
+        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=shown, source=source)
+        result = Result(shown, ok=False, source=source, exit_code=EXIT_FAILED,
                         error="cancelled before it ended")
         try:
             try:
@@ -175,11 +186,13 @@ class Session:
             try:
                 # the refs it uses, as known before it runs: the recorder and replay
                 # (also over the socket) find the elements again by role and name
-                self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
-                              targets=refs_used(self.active.snapshot if self.active else None,
-                                               line))
-                result = (self.handoff.refuse_stale(line, source)
-                          or await execute_line(self, line, source))
+                snap = self.active.snapshot if self.active else None
+                shown = self.redactor.line(line, snap)
+                self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=shown, source=source,
+                              targets=refs_used(snap, line))
+                result = self.redactor.result(
+                    self.handoff.refuse_stale(line, source)
+                    or await execute_line(self, line, source), snap)
                 self.handoff.after_command(result, source)
                 self.commands_run += 1
             finally:

@@ -55,6 +55,7 @@ class Node:
     # The name flat views show: Playwright's name, or the words of the children when it
     # left the name out because they carry it (filled by `parse`; see NAME_FROM_CONTENT).
     label: str = ""
+    secret: bool = False  # a password field: its value is masked (core/secret_fields.py)
 
     def attr(self, key: str) -> str | bool | None:
         for item in self.attrs:
