@@ -224,3 +224,20 @@ def test_a_value_is_masked_in_every_form_a_trace_holds_it():
     masker = Masker({"TOK": 'a b&"c'}, tokens=False)
     for form in ('a b&"c', 'a b&amp;&quot;c', "a+b%26%22c", "a%20b%26%22c", 'a b&\\"c'):
         assert masker.text(f"[{form}]") == "[$TOK]", form
+
+
+async def test_a_password_field_in_a_frame_is_masked_too(fresh, tmp_path):
+    page = tmp_path / "framed.html"
+    page.write_text('<iframe srcdoc="<input aria-label=user><input type=password '
+                    'aria-label=secret>"></iframe>', encoding="utf-8")
+    s = fresh
+    await ok(s, f"goto {page.as_uri()}")
+    await ok(s, "snapshot -i")
+    user, secret = ref_of(s, "textbox", "user"), ref_of(s, "textbox", "secret")
+    assert user.startswith("@f") and secret.startswith("@f")
+    await ok(s, f"fill {user} visible-name")
+    result = await ok(s, f"fill {secret} {TYPED}")
+    snap = await ok(s, "snapshot")
+    assert "visible-name" in snap.output and MASK in snap.output
+    assert TYPED not in _everything(s, [result, snap])
+    await ok(s, f"click {user}")  # the refs still work after the fields were looked up

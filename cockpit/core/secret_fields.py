@@ -7,8 +7,8 @@ that prints it) are masked too.
 
 The aria snapshot does not say which textbox is a password field, and refs live in
 Playwright's utility world where page scripts cannot read them; so the fields are counted
-in every frame along with the snapshot (a page without password fields costs nothing
-more), and on a page with some, each field is asked for its own one-line aria snapshot,
+in the page along with the snapshot (and in its frames when the snapshot shows a text box
+in one), and on a page with some, each field is asked for its own one-line aria snapshot,
 which carries its ref.
 """
 
@@ -41,18 +41,24 @@ _VALUE = re.compile(r"^(.*\[ref=[^\]]+\](?: \[[^\]]*\])*): .*$")  # a line's `: 
 LOOKUP_MS = 1000  # per field; a page too busy to answer gets its fields masked blindly
 
 
-async def count_secret_fields(page) -> list[tuple[Frame, int]]:
-    """(frame, how many password fields it has) for every frame that has some; -1 when a
-    frame could not say (busy, or going away)."""
+async def count_secret_fields(page, frames: bool = False) -> list[tuple[Frame, int]]:
+    """(frame, how many password fields it has) for the main frame, or (`frames`) for the
+    others, when they have some; -1 when a frame could not say (busy, or going away)."""
     async def one(frame) -> int:
-        try:
-            return int(await asyncio.wait_for(frame.evaluate(COUNT_JS), LOOKUP_MS / 1000))
-        except (PlaywrightError, TimeoutError) as exc:
+        try:  # no timeout of its own: the snapshot, which walks every frame, waits as long
+            return int(await frame.evaluate(COUNT_JS))
+        except PlaywrightError as exc:
             log.debug("counting password fields in %s failed: %s", frame.url, exc)
             return -1
-    frames = page.frames
-    counts = await asyncio.gather(*(one(frame) for frame in frames))
-    return [(frame, n) for frame, n in zip(frames, counts) if n]
+    chosen = page.frames[1:] if frames else [page.main_frame]
+    counts = await asyncio.gather(*(one(frame) for frame in chosen))
+    return [(frame, n) for frame, n in zip(chosen, counts) if n]
+
+
+def boxes_in_frames(snap: Snapshot) -> bool:
+    """Whether the snapshot shows a text box inside a frame (only then are frames asked
+    for password fields: a page full of ad frames pays nothing)."""
+    return any(ref[0] == "f" and node.role in VALUE_ROLES for ref, node in snap.refs.items())
 
 
 async def secret_refs(page, fields: list[tuple[Frame, int]]) -> tuple[set[str], str]:

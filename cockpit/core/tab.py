@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 from . import events as ev
 from .buffers import ConsoleEntry, DialogEntry, NetworkEntry
 from .logs import spawn, tolerated
-from .secret_fields import count_secret_fields, mask_secret_fields, secret_refs
+from .secret_fields import (boxes_in_frames, count_secret_fields, mask_secret_fields,
+                            secret_refs)
 from .settle import Watch
 from .snapshot import Snapshot
 
@@ -73,15 +74,18 @@ class Tab:
         doc, text, title, fields = await asyncio.gather(
             self.document_id(), self.page.aria_snapshot(mode="ai"), self.page.title(),
             count_secret_fields(self.page))
+        self.title = title
+        snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+        if boxes_in_frames(snap):
+            fields += await count_secret_fields(self.page, frames=True)
         refs: set[str] = set()
         blind = ""
         if fields:  # a login page: which refs are password fields (their values are masked)
             refs, blind = await secret_refs(self.page, fields)
             text = await self.page.aria_snapshot(mode="ai")  # restores Playwright's ref map
-        self.title = title
-        snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+            snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
         for value in mask_secret_fields(snap, refs, blind):
-            self.session.redactor.learn_value(value)  # outputs that echo it are masked
+            self.session.redactor.learn_value(value)  # files mask it wherever it is
         self.previous, self.snapshot = self.snapshot, snap
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
         return snap
