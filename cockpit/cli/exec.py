@@ -10,6 +10,7 @@ import shlex
 import sys
 
 from ..core.errors import EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT
+from ..core.terminal import visible
 from ..control.protocol import MAX_REQUEST
 
 ENVELOPE = 200  # bytes a request adds around its command line (id, op, source, timeout)
@@ -119,8 +120,8 @@ def main(argv: list[str]) -> int:
     if opts["json"]:
         print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
     elif result.ok:
-        if result.output:
-            print(result.output, flush=True)
+        if result.output:  # page text: its escape sequences must not reach the terminal
+            print(visible(result.output), flush=True)
     else:
-        print(result.text, file=sys.stderr, flush=True)
+        print(visible(result.text), file=sys.stderr, flush=True)
     return result.exit_code

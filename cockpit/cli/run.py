@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO
 
 from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
+from ..core.terminal import visible
 from .options import add_session_options, configure_logging, live_from_args
 
 
@@ -122,7 +123,7 @@ def _print(result, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
     elif result.ok:
-        if result.output:
-            print(result.output, flush=True)
+        if result.output:  # page text: its escape sequences must not reach the terminal
+            print(visible(result.output), flush=True)
     else:
-        print(f"error: {result.error}", file=sys.stderr, flush=True)
+        print(visible(f"error: {result.error}"), file=sys.stderr, flush=True)

@@ -304,9 +304,11 @@ class EventBus:
     subscribed and never breaks the session (its error is logged and counted).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, redact: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
         self._listeners: list[Listener] = []
         self.listener_errors = 0
+        # the session's: no payload carries a secret or a password to a view or a file
+        self.redact = redact
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -315,7 +317,7 @@ class EventBus:
     def emit(self, kind: str, **data: Any) -> Event | None:
         if not self._listeners:
             return None  # nobody is watching: the common case of a script or a benchmark
-        return self.publish(Event(kind, data))
+        return self.publish(Event(kind, self.redact(data) if self.redact else data))
 
     def publish(self, event: Event) -> Event:
         """Hand an existing event on (a remote session's, with its own time)."""

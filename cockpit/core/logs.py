@@ -11,8 +11,10 @@ import asyncio
 import contextlib
 import logging
 import os
+import traceback
+import weakref
 from collections.abc import Coroutine, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -75,3 +77,44 @@ def child_stderr_logged(what: str, logger: logging.Logger = log) -> Iterator[Non
                     logger.warning("%s: %s", what, line.rstrip())
 
     threading.Thread(target=forward, name=f"{what} stderr", daemon=True).start()
+
+
+class _Masks(Protocol):
+    def __bool__(self) -> bool: ...
+
+    def text(self, text: str) -> str: ...
+
+
+# Every live session's file masker (core/redact.py): a log line (--log FILE) never holds a
+# secret or a password, whoever logged it, traceback included.
+_redactors: weakref.WeakSet[_Masks] = weakref.WeakSet()
+_plain_factory = logging.getLogRecordFactory()
+
+
+def _masked_record(*args: Any, **kwargs: Any) -> logging.LogRecord:
+    record = _plain_factory(*args, **kwargs)
+    active = [r for r in list(_redactors) if r]
+    if not active:
+        return record
+    try:
+        message = record.getMessage()
+    except (TypeError, ValueError):  # a bad format: the handler reports it as usual
+        return record
+    masked = message
+    for redactor in active:
+        masked = redactor.text(masked)
+    if masked != message:
+        record.msg, record.args = masked, ()
+    if record.exc_info and record.exc_info[0] is not None:
+        text = "".join(traceback.format_exception(*record.exc_info)).rstrip("\n")
+        for redactor in active:
+            text = redactor.text(text)
+        record.exc_text = text  # the formatter uses it instead of formatting its own
+    return record
+
+
+def mask_logs(redactor: _Masks) -> None:
+    """Mask what `redactor` masks in every log record from now on."""
+    if logging.getLogRecordFactory() is not _masked_record:
+        logging.setLogRecordFactory(_masked_record)
+    _redactors.add(redactor)

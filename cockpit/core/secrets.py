@@ -7,14 +7,16 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from collections.abc import Callable
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 USE = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 
 
 class Secrets:
-    def __init__(self) -> None:
+    def __init__(self, on_add: Callable[[str, str], None] | None = None) -> None:
         self.values: dict[str, str] = {}
+        self._on_add = on_add  # the session's redactor: views show the value as $NAME
 
     def __bool__(self) -> bool:
         return bool(self.values)
@@ -35,6 +37,8 @@ class Secrets:
         if not value:
             raise ValueError(f"--secret {name}: the value is empty")
         self.values[name] = value
+        if self._on_add is not None:
+            self._on_add(name, value)
 
     def expand(self, line: str) -> str:
         """`$NAME` and `${NAME}` of known secrets replaced by their values; a whole word is

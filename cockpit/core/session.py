@@ -22,14 +22,16 @@ from .errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, CommandErr
 from .events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from .handoff import Handoff
-from .logs import child_stderr_logged, spawn, tolerated
+from .logs import child_stderr_logged, mask_logs, spawn, tolerated
 from .parser import command_of
 from .recovery import Recovery, kill_browser
 from .registry import REGISTRY, Registry
 from .result import Result
+from .redact import Redactor
 from .secrets import Secrets
 from .tab import Tab
 from .targets import refs_used, resolve
+from .trace_scrub import scrub_trace
 from .workspace import session_dir
 
 log = logging.getLogger(__name__)
@@ -62,7 +64,10 @@ class Session:
         # seconds a command may take, at most
         self.command_timeout = command_timeout or timeout_from_env()
         self.registry = registry
-        self.bus = EventBus()
+        # what every Result and event shows: secrets as $NAME, password values masked
+        self.redactor = Redactor(registry)
+        self.bus = EventBus(self.redactor.payload)
+        mask_logs(self.redactor.files)
         self.buffers = Buffers()
         self.tabs: list[Tab] = []
         self.watches: list = []  # settle.Watch of the command running, if it changes pages
@@ -80,7 +85,7 @@ class Session:
         self._agents_go.set()
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
-        self.secrets = Secrets()  # --secret NAME=VALUE, used in commands as $NAME
+        self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
         self.recording_path: Path | None = None  # where views record it (set by the CLI)
         self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
         self.trace_parts = 0
@@ -167,7 +172,9 @@ class Session:
 
     async def start_trace(self) -> None:
         if self.trace_path is not None and self._context is not None:
-            await self._context.tracing.start(screenshots=True, snapshots=True)
+            # pictures cannot be masked: with secrets, a secret typed into an ordinary
+            # field would show in them (trace_scrub.py masks the text)
+            await self._context.tracing.start(screenshots=not self.secrets, snapshots=True)
 
     async def stop_trace(self, part: int = 0) -> None:
         """Save the trace (Trace Viewer opens it); a browser relaunched by a handoff
@@ -178,6 +185,7 @@ class Session:
             f"{self.trace_path.stem}-{part}{self.trace_path.suffix}")
         with tolerated(f"saving the trace {path}", log):  # the browser is gone: none left
             await self._context.tracing.stop(path=path)
+            scrub_trace(path, self.redactor.files)  # no secret, owner-only
 
     def browser_gone(self, context) -> None:
         """The browser closed by itself (its window was closed, or it crashed or was
@@ -202,8 +210,11 @@ class Session:
         command_id = next(self._ids)
         started = time.perf_counter()
         who = {"client": client} if client else {}
-        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source, **who)
-        result = Result(line, ok=False, source=source, exit_code=EXIT_FAILED,
+        # no event, view or file may hold a secret: until it ran, typed text that may go
+        # into a password field is masked too
+        shown = self.redactor.line(line, self.active.snapshot if self.active else None)
+        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=shown, source=source, **who)
+        result = Result(shown, ok=False, source=source, exit_code=EXIT_FAILED,
                         error="cancelled before it ended")
         spec = command_of(line, self.registry)
         try:
@@ -224,19 +235,21 @@ class Session:
             try:
                 # the refs it uses, as known before it runs: the recorder and replay
                 # (also over the socket) find the elements again by role and name
-                self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
-                              targets=refs_used(self.active.snapshot if self.active else None,
-                                               line), **who)
+                snap = self.active.snapshot if self.active else None
+                shown = self.redactor.line(line, snap)
+                self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=shown, source=source,
+                              targets=refs_used(snap, line), **who)
                 if self.recovery.pending:  # a crash or kill noticed since the last command
                     await self.recovery.ensure()
                 if self.recovery.dead and (spec is None or spec.needs_tab):
-                    result = Result(line.strip(), False, source=source,
+                    result = Result(shown.strip(), False, source=source,
                                     exit_code=EXIT_UNREACHABLE,
                                     error=f"the session has no browser any more "
                                     f"({self.recovery.dead}): start Cockpit again")
                     return result
-                result = (self.handoff.refuse_stale(line, source)
-                          or await self.deadlines.run(line, source, deadline))
+                result = self.redactor.result(
+                    self.handoff.refuse_stale(line, source)
+                    or await self.deadlines.run(line, source, deadline), snap)
                 self.recovery.tell(result, source)
                 self.handoff.after_command(result, source)
                 self.commands_run += 1

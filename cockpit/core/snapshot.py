@@ -55,6 +55,7 @@ class Node:
     # The name flat views show: Playwright's name, or the words of the children when it
     # left the name out because they carry it (filled by `parse`; see NAME_FROM_CONTENT).
     label: str = ""
+    secret: bool = False  # a password field: its value is masked (core/secret_fields.py)
 
     def attr(self, key: str) -> str | bool | None:
         for item in self.attrs:
@@ -242,27 +243,6 @@ def parse(text: str, refs: dict[str, Node] | None = None) -> list[Node]:
     for node in refs.values():
         node.label = node.name or (node.words() if node.role in NAME_FROM_CONTENT else "")
     return roots
-
-
-MASK = "••••••"
-
-
-def masked(text: str, secrets: set[str]) -> str:
-    """The snapshot text with the value of any textbox that holds one of `secrets` (the
-    page's filled password fields) shown as MASK: Playwright shows a password field's
-    value like any other, and it may have been typed by a person during a handoff or
-    filled in from the browser's saved logins."""
-    if not secrets:
-        return text
-    out = []
-    for raw in text.splitlines():
-        stripped = raw.lstrip(" ")
-        if stripped.startswith("- ") and "textbox" in stripped:
-            key, value = _split_item(stripped[2:])
-            if value and key.lstrip("'").startswith("textbox") and _unquote(value) in secrets:
-                raw = raw.rstrip()[:-len(value)] + MASK  # the value ends the line
-        out.append(raw)
-    return "\n".join(out)
 
 
 @dataclass

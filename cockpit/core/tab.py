@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 from . import events as ev
 from .buffers import ConsoleEntry, DialogEntry, NetworkEntry
 from .logs import spawn, tolerated
+from .secret_fields import (boxes_in_frames, count_secret_fields, mask_secret_fields,
+                            secret_refs)
 from .settle import Watch
-from .snapshot import Snapshot, masked
+from .snapshot import Snapshot
 
 if TYPE_CHECKING:
     from .session import Session
@@ -24,9 +26,6 @@ log = logging.getLogger(__name__)
 # none, so a changed token means the refs of older snapshots are void. History API
 # navigations keep the document, and so keep their refs and a meaningful diff.
 DOC_TOKEN_JS = "() => (window.__cockpitDoc ??= Math.random().toString(36).slice(2))"
-# The values of the filled password fields of a frame, so that snapshots can mask them.
-PASSWORDS_JS = ("() => [...document.querySelectorAll('input[type=password]')]"
-                ".map(e => e.value).filter(v => v)")
 
 
 class Tab:
@@ -72,25 +71,24 @@ class Tab:
     async def take_snapshot(self) -> Snapshot:
         """Take a full snapshot; it becomes the one refs are checked against."""
         # Round trips at once: the snapshot itself dominates, the others ride along.
-        doc, text, title, secrets = await asyncio.gather(
+        doc, text, title, fields = await asyncio.gather(
             self.document_id(), self.page.aria_snapshot(mode="ai"), self.page.title(),
-            self._password_values())
+            count_secret_fields(self.page))
         self.title = title
-        snap = Snapshot.from_text(masked(text, secrets), url=self.page.url, title=self.title,
-                                  doc=doc)
+        snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+        if boxes_in_frames(snap):
+            fields += await count_secret_fields(self.page, frames=True)
+        refs: set[str] = set()
+        blind = ""
+        if fields:  # a login page: which refs are password fields (their values are masked)
+            refs, blind = await secret_refs(self.page, fields)
+            text = await self.page.aria_snapshot(mode="ai")  # restores Playwright's ref map
+            snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+        for value in mask_secret_fields(snap, refs, blind):
+            self.session.redactor.learn_value(value)  # files mask it wherever it is
         self.previous, self.snapshot = self.snapshot, snap
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
         return snap
-
-    async def _password_values(self) -> set[str]:
-        """What the page's password fields hold, in every frame: Playwright's snapshot
-        shows them like any value, and no secret may reach an agent."""
-        async def of(frame: Any) -> list[str]:
-            with tolerated("reading a frame's password fields", log):  # a frame going away
-                return list(await frame.evaluate(PASSWORDS_JS))
-            return []
-        found = await asyncio.gather(*(of(frame) for frame in self.page.frames))
-        return {value for values in found for value in values}
 
     # --- settling -----------------------------------------------------------------------
     def watch(self) -> Watch:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..core import events as ev
+from ..core.redact import PASSWORDISH
 from .mask import Masker
 
 log = logging.getLogger(__name__)
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 FORMAT = "cockpit-recording"
 VERSION = 1
-PASSWORDISH = re.compile(r"(?i)pass(word|phrase|code)|\bpin\b")
 MAX_OUTPUT = 20_000  # characters of a step's text kept; the data keeps the structure
 log = logging.getLogger("cockpit.record")
 
@@ -57,6 +56,9 @@ class Recorder:
             local = getattr(session, "secrets", None)
             secrets = local.values if local is not None else {}
         self.masker = Masker(secrets, session.registry)
+        redactor = getattr(session, "redactor", None)  # a local session's: it knows the
+        if redactor is not None:  # passwords typed and shown, which its events mask
+            self.masker.also.append(redactor.files)
         self.steps = 0
         self._targets: dict[Any, dict[str, dict[str, Any]]] = {}
         self._fd: int | None = None
@@ -121,10 +123,11 @@ class Recorder:
         if any(PASSWORDISH.search(t["name"]) for t in targets.values()):
             details = {**details, "secret": True}  # even when the step failed before typing
         self.masker.learn_from(data["command"], details)
+        command = self.masker.name_typed(data["command"], details)
         self.steps += 1
         tab = details.get("tab") or self.session.status().get("active") or {}
         record = {"type": "step", "n": self.steps, "time": event.time,
-                  "source": data["source"], "command": data["command"], "ok": data["ok"],
+                  "source": data["source"], "command": command, "ok": data["ok"],
                   "exit_code": data["exit_code"], "ms": data["ms"],
                   "output": (data["output"] or "")[:MAX_OUTPUT], "error": data["error"],
                   "tab": tab.get("index"), "url": tab.get("url"),

@@ -309,18 +309,22 @@ class CockpitApp(App):
 
     # --- input --------------------------------------------------------------------------
     def on_prompt_command(self, message: Prompt.Command) -> None:
-        self.submit(message.line)
+        self.submit(message.line, typed=True)
 
-    def submit(self, line: str, source: str = "human") -> None:
-        """Queue a command; the prompt stays free while the browser works."""
+    def submit(self, line: str, source: str = "human", typed: bool = False) -> None:
+        """Queue a command; the prompt stays free while the browser works. A `typed` line
+        goes to the history file once the session says how it shows it (masked or not)."""
         words = line.split()
         if words and words[0] == "help" and len(words) <= 2:
             self.push_screen(HelpScreen(self.session.registry, words[1] if len(words) > 1
                                         else None))
-        self.run_worker(self._run(line, source), group="commands", exit_on_error=False)
+        self.run_worker(self._run(line, source, typed), group="commands",
+                        exit_on_error=False)
 
-    async def _run(self, line: str, source: str) -> None:
+    async def _run(self, line: str, source: str, typed: bool) -> None:
         result = await self.session.run(line, source=source)
+        if typed:
+            self.history.settle(line, result.command)
         if result.ok and "zoom" in result.data:  # a picture to enlarge: `zoom [TARGET]`
             self.push_screen(ZoomScreen(self.session, result.data["zoom"]))
 

@@ -130,6 +130,9 @@ class CommandLog(ScrollView, can_focus=True):
         entry = self.entries.get(data["id"])
         if entry is None:
             return
+        # the engine masks a line's typed text until it knows the field is no password
+        # field: the row shows the line as the latest event has it
+        entry.command = data.get("command") or entry.command
         if event.kind == ev.COMMAND_STARTED:
             entry.status = "running"
         elif event.kind == ev.COMMAND_FINISHED:

@@ -4,19 +4,9 @@ sequences and control characters are made visible instead of reaching the termin
 
 from __future__ import annotations
 
-import re
-
 from rich.text import Text
 
-# C0 and C1 controls (ESC among them) and DEL; newlines and tabs are handled by callers.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def _visible(match: re.Match) -> str:
-    code = ord(match.group())
-    if code < 0x20:
-        return chr(0x2400 + code)  # the Unicode "control picture", e.g. ␛ for ESC
-    return "␡" if code == 0x7F else f"\\x{code:02x}"
+from ..core.terminal import CONTROLS, picture
 
 
 def clean(text: object, one_line: bool = True) -> str:
@@ -24,7 +14,7 @@ def clean(text: object, one_line: bool = True) -> str:
     value = "" if text is None else str(text)
     if one_line:
         value = value.replace("\r\n", "\n").replace("\n", " ⏎ ").replace("\t", " ")
-    return _CONTROLS.sub(_visible, value)
+    return CONTROLS.sub(picture, value)
 
 
 def literal(text: object, style: str = "", one_line: bool = True) -> Text:
