@@ -4,6 +4,7 @@ killed cockpit leaves a file whose finished steps all parse."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
@@ -60,11 +61,14 @@ class Recorder:
         self.steps = 0
         self._targets: dict[Any, dict[str, dict[str, Any]]] = {}
         self._fd: int | None = None
+        self._size = 0  # bytes of whole lines in the file: where a cut line is cut back to
+        self.failed: str | None = None  # why writing stopped, once it has
         self._unsubscribe = None
 
     def start(self) -> Recorder:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._size = os.fstat(self._fd).st_size
         self._write({"type": "header", "format": FORMAT, "version": VERSION,
                      "session": self.session.name, "started": time.time(),
                      "cockpit": __version__})
@@ -84,7 +88,25 @@ class Recorder:
             return
         # one write(2) of the whole line: in the OS's hands at once, so a kill -9 of ours
         # loses nothing written, and lines never interleave
-        os.write(self._fd, (self.masker.json_line(record) + "\n").encode("utf-8"))
+        line = (self.masker.json_line(record) + "\n").encode("utf-8")
+        try:
+            written = os.write(self._fd, line)
+        except OSError:
+            self._cut_back()
+            raise
+        if written != len(line):  # a full disk takes what fits, then says ENOSPC
+            self._cut_back()
+            raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} ({written} of "
+                                        f"{len(line)} bytes of a record written)")
+        self._size += written
+
+    def _cut_back(self) -> None:
+        """The file back to its last whole line: a reader never meets half a record."""
+        if self._fd is not None:
+            try:
+                os.ftruncate(self._fd, self._size)
+            except OSError as exc:
+                log.error("could not cut %s back to its last whole line: %s", self.path, exc)
 
     def _on_event(self, event) -> None:
         try:
@@ -110,6 +132,7 @@ class Recorder:
             except OSError:
                 pass  # the same broken file: its error is the one reported below
             self._fd = None
+        self.failed = str(exc)
         log.error("recording to %s failed: %s; the session goes on unrecorded",
                   self.path, exc)
         self.session.bus.emit(ev.RECORDING_FAILED, path=str(self.path), error=str(exc))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+
+log = logging.getLogger("cockpit.tui.history")
 
 MAX_LINES = 5000
 
@@ -20,9 +23,14 @@ class History:
         if line and (not self.lines or self.lines[-1] != line):
             self.lines.append(line)
             if self.path is not None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                with self.path.open("a", encoding="utf-8") as f:
-                    f.write(line.replace("\n", " ") + "\n")
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    with self.path.open("a", encoding="utf-8") as f:
+                        f.write(line.replace("\n", " ") + "\n")
+                except OSError as exc:  # kept for this run; said once, in the log
+                    log.warning("the prompt history cannot be saved to %s: %s",
+                                self.path, exc)
+                    self.path = None
         self.position = len(self.lines)
 
     def older(self) -> str | None:
