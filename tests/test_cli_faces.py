@@ -157,8 +157,9 @@ async def test_live_session_starts_the_agent_and_hands_it_to_the_session(tmp_pat
 
 # --- a recording that cannot be written ------------------------------------------------
 def fake_session() -> SimpleNamespace:
+    from cockpit.core import REGISTRY
     return SimpleNamespace(name="rec", bus=EventBus(), secrets=SimpleNamespace(values={}),
-                           active=None)
+                           active=None, registry=REGISTRY, status=lambda: {})
 
 
 def finished(n: int) -> dict:
