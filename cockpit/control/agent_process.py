@@ -25,7 +25,7 @@ DRAIN_S = 1.0  # for its last output once it has ended
 MAX_LINE = 4000  # characters of one output line kept; the rest is counted, not kept
 MAX_LINES_AN_EVENT = 200  # a flood keeps the last lines of each read, and counts the rest
 CHUNK = 64 * 1024
-MAX_BYTES_A_SECOND = 256 * 1024  # of output read; past it, what comes is read and counted
+MAX_BYTES_A_SECOND = 256 * 1024  # of lines shown a second; past it they are counted
 
 
 def cockpit_bin_dir() -> Path | None:
@@ -49,6 +49,8 @@ class AgentProcess:
         self._in_flight: dict[int, str] = {}
         self._tasks: list[asyncio.Task] = []
         self._group: int | None = None  # its process group, until nothing of it is left
+        self._window = (0.0, 0)  # (start of this second, bytes of lines shown in it)
+        self._held: dict[str, int] = {}  # lines of each stream counted, not yet said
         self._unsubscribe = session.bus.subscribe(self._follow_commands)
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -156,14 +158,30 @@ class AgentProcess:
                 self._emit_lines(name, lines)
         if partial:
             self._emit_lines(name, [partial])
+        if self._held.get(name):  # the flood's count, said before its end
+            self._emit_lines(name, [], force=True)
 
-    def _emit_lines(self, stream: str, lines: list[str]) -> None:
+    def _emit_lines(self, stream: str, lines: list[str], force: bool = False) -> None:
         # "lines" are the lines shown, in order; "dropped" counts those before them that
-        # were not kept (views say "… N lines not shown")
-        dropped = max(0, len(lines) - MAX_LINES_AN_EVENT)
+        # were not kept (views say "… N lines not shown"). Past MAX_BYTES_A_SECOND a
+        # second the lines are only counted, and said with the next lines shown: a
+        # flood (an agent writing binary) costs the screen, the socket's viewers and the
+        # recording a bounded amount a second.
+        loop = asyncio.get_running_loop()
+        start, spent = self._window
+        if loop.time() - start >= 1.0:
+            start, spent = loop.time(), 0
+        size = sum(len(line) for line in lines[-MAX_LINES_AN_EVENT:])
+        if spent >= MAX_BYTES_A_SECOND and not force:
+            self._held[stream] = self._held.get(stream, 0) + len(lines)
+            self._window = (start, spent)
+            return
+        self._window = (start, spent + size)
+        held = self._held.pop(stream, 0)
+        dropped = held + max(0, len(lines) - MAX_LINES_AN_EVENT)
         kept = [line if len(line) <= MAX_LINE else
                 f"{line[:MAX_LINE]}… ({len(line) - MAX_LINE} more characters)"
-                for line in (raw.rstrip("\r") for raw in lines[dropped:])]
+                for line in (raw.rstrip("\r") for raw in lines[dropped - held:])]
         self.session.bus.emit(ev.AGENT_OUTPUT, stream=stream, lines=kept, dropped=dropped)
 
     async def _watch(self, proc) -> None:

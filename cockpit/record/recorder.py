@@ -26,6 +26,7 @@ FORMAT = "cockpit-recording"
 VERSION = 1
 PASSWORDISH = re.compile(r"(?i)pass(word|phrase|code)|\bpin\b")
 MAX_OUTPUT = 20_000  # characters of a step's text kept; the data keeps the structure
+AGENT_BYTES_A_SECOND = 32 * 1024  # of agent output recorded; past it, lines are counted
 log = logging.getLogger("cockpit.record")
 
 
@@ -63,6 +64,8 @@ class Recorder:
         self._fd: int | None = None
         self._size = 0  # bytes of whole lines in the file: where a cut line is cut back to
         self.failed: str | None = None  # why writing stopped, once it has
+        self._agent_window = (0.0, 0)  # (start of this second, bytes of output recorded)
+        self._agent_dropped: dict[str, int] = {}  # lines not recorded, per stream
         self._unsubscribe = None
 
     def start(self) -> Recorder:
@@ -76,6 +79,13 @@ class Recorder:
         return self
 
     def close(self) -> None:
+        for stream, count in self._agent_dropped.items():  # a flood's count, not lost
+            try:
+                self._write({"type": "event", "time": time.time(), "kind": ev.AGENT_OUTPUT,
+                             "data": {"stream": stream, "lines": [], "dropped": count}})
+            except OSError as exc:
+                self._failed(exc)
+        self._agent_dropped.clear()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -114,6 +124,8 @@ class Recorder:
                 self._targets[event.data["id"]] = event.data.get("targets") or {}
             elif event.kind == ev.COMMAND_FINISHED:
                 self._step(event)
+            elif event.kind == ev.AGENT_OUTPUT:
+                self._agent_output(event)
             elif ev.kind_of(event.kind).recorded:  # declared in core/events.py
                 self._write({"type": "event", "time": event.time, "kind": event.kind,
                              "data": _small(event.data)})
@@ -136,6 +148,36 @@ class Recorder:
         log.error("recording to %s failed: %s; the session goes on unrecorded",
                   self.path, exc)
         self.session.bus.emit(ev.RECORDING_FAILED, path=str(self.path), error=str(exc))
+
+    def _agent_output(self, event) -> None:
+        """At most AGENT_BYTES_A_SECOND of an agent's output a second: an agent writing
+        binary must not fill the disk (43 MB a minute). What is left out is counted and
+        recorded as `dropped` with the next lines recorded ("… N lines not recorded")."""
+        data = event.data
+        stream, lines = data.get("stream", "stdout"), data.get("lines") or []
+        start, spent = self._agent_window
+        if event.time - start >= 1.0 or event.time < start:
+            start, spent = event.time, 0
+        size = sum(len(line) for line in lines)
+        if spent + size > AGENT_BYTES_A_SECOND and spent > 0:
+            self._agent_window = (start, spent)
+            self._agent_dropped[stream] = (self._agent_dropped.get(stream, 0) + len(lines)
+                                           + (data.get("dropped") or 0))
+            return
+        dropped = self._agent_dropped.pop(stream, 0) + (data.get("dropped") or 0)
+        if size > AGENT_BYTES_A_SECOND:  # one read of a flood: its last lines that fit
+            kept: list[str] = []
+            size = 0
+            for line in reversed(lines):
+                if kept and size + len(line) > AGENT_BYTES_A_SECOND:
+                    break
+                kept.insert(0, line)
+                size += len(line)
+            dropped += len(lines) - len(kept)
+            lines = kept
+        self._agent_window = (start, spent + size)
+        self._write({"type": "event", "time": event.time, "kind": event.kind,
+                     "data": {**_small(data), "lines": lines, "dropped": dropped}})
 
     def _step(self, event) -> None:
         data = event.data

@@ -153,6 +153,8 @@ async def console(ctx, a) -> Outcome:
     if a.clear:
         buf.clear()
     lines = [f"[{e.level}] {e.text}  (tab {e.tab})" for e in rows]
+    if buf.dropped and lines:  # the buffer is bounded (entries and bytes): said
+        lines.insert(0, f"… {buf.dropped} earlier messages dropped")
     return Outcome("\n".join(lines) or "(no console messages)",
                    {"messages": [e.to_json() for e in rows], "dropped": buf.dropped})
 
