@@ -26,6 +26,7 @@ FORMAT = "cockpit-recording"
 VERSION = 1
 PASSWORDISH = re.compile(r"(?i)pass(word|phrase|code)|\bpin\b")
 MAX_OUTPUT = 20_000  # characters of a step's text kept; the data keeps the structure
+MAX_OPEN_STEPS = 1_000  # started steps remembered until they finish
 AGENT_BYTES_A_SECOND = 32 * 1024  # of agent output recorded; past it, lines are counted
 log = logging.getLogger("cockpit.record")
 
@@ -122,6 +123,8 @@ class Recorder:
         try:
             if event.kind == ev.COMMAND_STARTED:
                 self._targets[event.data["id"]] = event.data.get("targets") or {}
+                if len(self._targets) > MAX_OPEN_STEPS:  # steps that never finished
+                    del self._targets[next(iter(self._targets))]
             elif event.kind == ev.COMMAND_FINISHED:
                 self._step(event)
             elif event.kind == ev.AGENT_OUTPUT:

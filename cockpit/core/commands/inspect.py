@@ -82,7 +82,14 @@ async def eval_(ctx, a) -> Outcome:
     path = Path(a.file).expanduser()
     if not path.is_file():
         raise UsageError(f"no such file: {path} (paths are relative to {Path.cwd()})")
-    return await evaluate_code(ctx.page, path.read_text(encoding="utf-8"))
+    try:
+        code = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:  # a PDF, a picture: not a script
+        raise UsageError(f"{path} is not a UTF-8 text file (byte {exc.start}): "
+                         "eval runs a JavaScript file") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return await evaluate_code(ctx.page, code)
 
 
 @command("attrs", "inspect", "Print an element's HTML attributes.", args=(T,), read_only=True)
