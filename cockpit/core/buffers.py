@@ -17,7 +17,8 @@ T = TypeVar("T")
 MAX_TEXT = 8_000  # characters of one console message or URL kept
 BUFFER_BYTES = 2 * 1024 * 1024  # of text kept by the console and by the network buffer
 CONSOLE_FLOOD_PER_S = 300  # console messages a second a tab may send before a pause
-CONSOLE_PAUSE_S = 2.0  # how long a flooding tab's console is not listened to
+CONSOLE_PAUSE_S = 2.0  # how long a flooding tab's console is not listened to ...
+CONSOLE_MAX_PAUSE_S = 30.0  # ... doubled while the flood goes on, up to this
 
 
 def cut(text: str, limit: int = MAX_TEXT) -> str:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from . import events as ev
 from .buffers import (
     CONSOLE_FLOOD_PER_S,
+    CONSOLE_MAX_PAUSE_S,
     CONSOLE_PAUSE_S,
     ConsoleEntry,
     DialogEntry,
@@ -53,6 +54,8 @@ class Tab:
         self.cancelled_for_dialog = False
         self._network: dict[Any, NetworkEntry] = {}
         self._console_guard = FloodGuard(CONSOLE_FLOOD_PER_S)
+        self._console_pause = CONSOLE_PAUSE_S  # grows while a flood goes on
+        self._console_reopened = float("-inf")
         self._attach()
 
     # --- state other parts read -------------------------------------------------------
@@ -152,15 +155,21 @@ class Tab:
         hundreds of MB on lines nobody can read. Said in the console buffer, at once."""
         page = self.page
         page.remove_listener("console", self._on_console)
+        loop = asyncio.get_running_loop()
+        # a flood that goes on finds us back each time: each pause twice the last
+        again = loop.time() - self._console_reopened < 2 * self._console_pause
+        self._console_pause = (min(self._console_pause * 2, CONSOLE_MAX_PAUSE_S) if again
+                               else CONSOLE_PAUSE_S)
         text = (f"console flood: more than {CONSOLE_FLOOD_PER_S} messages in a second; "
-                f"messages of the next {CONSOLE_PAUSE_S:g} s are not kept")
+                f"messages of the next {self._console_pause:g} s are not kept")
         self.session.buffers.console.add(ConsoleEntry(self.id, "warning", text,
                                                       cut(page.url)))
         self._emit(ev.CONSOLE, level="warning", text=text)
-        asyncio.get_running_loop().call_later(CONSOLE_PAUSE_S, self._listen_console, page)
+        loop.call_later(self._console_pause, self._listen_console, page)
 
     def _listen_console(self, page) -> None:
         if page is self.page and not page.is_closed():
+            self._console_reopened = asyncio.get_running_loop().time()
             self._console_guard.reopen()
             page.on("console", self._on_console)
 
