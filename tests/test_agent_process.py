@@ -102,6 +102,56 @@ async def test_stop_terminates_then_kills_and_restart_starts_again(s, served, mo
     assert not stubborn.running
 
 
+async def test_stop_kills_the_whole_group_when_the_wrapper_dies_on_term(s, served, tmp_path):
+    """F9 on an agent whose shell wrapper dies on TERM while the agent itself ignores it:
+    after "stopped" nothing of its process group is left (the agent was killed)."""
+    server, _ = served
+    pid_file = tmp_path / "agent.pid"
+    script = tmp_path / "agent.py"
+    script.write_text(f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))"
+                      "\nfor _ in range(600):\n    time.sleep(1)\n")
+    agent = AgentProcess(f"sh -c 'trap \"\" TERM; {sys.executable} {script} & wait'", s,
+                         server.socket)
+    await agent.start()
+    group = agent.proc.pid
+    try:
+        await until(lambda: pid_file.exists() and pid_file.read_text().strip())
+        inner_pid = int(pid_file.read_text())
+        assert os.getpgid(inner_pid) == group
+        await asyncio.wait_for(agent.stop(), 30)
+        assert agent.state == "exited"
+        assert agent_module.group_members(group) == []
+        assert not _alive(inner_pid)  # the agent itself, not only its wrapper
+    finally:
+        await agent.close()
+        if agent_module.group_members(group):
+            os.killpg(group, signal.SIGKILL)
+
+
+async def test_an_agent_left_running_is_killed_when_the_cockpit_exits(s, served):
+    """A cockpit that ends without stopping its agent (a crash) kills its group at exit."""
+    server, _ = served
+    agent = AgentProcess("trap '' TERM; sleep 600 & wait", s, server.socket)
+    await agent.start()
+    group = agent.proc.pid
+    try:
+        await until(lambda: len(agent_module.group_members(group) or []) >= 2)
+        agent_module._kill_live_groups()  # what atexit runs
+        await until(lambda: agent_module.group_members(group) == [])
+        await until(lambda: agent.state == "exited")
+    finally:
+        await agent.close()
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting to be reaped."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
 async def test_stop_returns_when_a_descendant_keeps_its_output_open(s, served, tmp_path):
     server, seen = served
     pid_file = tmp_path / "daemon.pid"

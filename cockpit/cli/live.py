@@ -89,6 +89,8 @@ class LiveSession:
         self.agent_command = agent
         self.agent: AgentProcess | None = None
         self.recorder: Recorder | None = None
+        self.recording_failed: str | None = None  # why, once the recording has failed
+        self.session.bus.subscribe(self._note_recording_failed)
         self._server_open = self._session_open = self._closed = False
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -132,6 +134,10 @@ class LiveSession:
                 log.debug("closing after a failed start: %r", exc)
             raise
         return self
+
+    def _note_recording_failed(self, event: ev.Event) -> None:
+        if event.kind == ev.RECORDING_FAILED and self.recording_failed is None:
+            self.recording_failed = str(event.data.get("error") or "failed")
 
     def _check_open(self) -> None:
         if self._closed:  # close() ran while we were starting (the TUI quit early)

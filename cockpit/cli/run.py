@@ -66,7 +66,10 @@ async def run_lines(args: argparse.Namespace, *, first_url: str | None = None,
         async with live:
             if agent:
                 live.session.bus.subscribe(_agent_to_stderr)
-            return await _loop(live.session, stream, args, first_url)
+            code = await _loop(live.session, stream, args, first_url)
+        # every step ran, but their record is not whole: a script must not take it for
+        # a good run (the error was said on stderr when it happened)
+        return EXIT_FAILED if code == EXIT_OK and live.recording_failed else code
     except AlreadyLive as exc:  # a second `run` of a live name: refused, as `serve` is
         print(f"{face}: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -9,6 +9,7 @@ stays in its own process: the cockpit shows it and goes on.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import signal
 import sys
@@ -24,6 +25,7 @@ DRAIN_S = 1.0  # for its last output once it has ended
 MAX_LINE = 4000  # characters of one output line kept; the rest is counted, not kept
 MAX_LINES_AN_EVENT = 200  # a flood keeps the last lines of each read, and counts the rest
 CHUNK = 64 * 1024
+MAX_BYTES_A_SECOND = 256 * 1024  # of lines shown a second; past it they are counted
 
 
 def cockpit_bin_dir() -> Path | None:
@@ -46,6 +48,9 @@ class AgentProcess:
         self.waiting_for: str | None = None  # the agent's command in flight, if any
         self._in_flight: dict[int, str] = {}
         self._tasks: list[asyncio.Task] = []
+        self._group: int | None = None  # its process group, until nothing of it is left
+        self._window = (0.0, 0)  # (start of this second, bytes of lines shown in it)
+        self._held: dict[str, int] = {}  # lines of each stream counted, not yet said
         self._unsubscribe = session.bus.subscribe(self._follow_commands)
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -69,6 +74,8 @@ class AgentProcess:
         except OSError as exc:
             self._set_state("exited", f"could not start: {exc}")
             return
+        self._group = proc.pid  # start_new_session: its pid is its group's id
+        _live_groups.add(proc.pid)
         self._set_state("running")
         assert proc.stdout is not None and proc.stderr is not None  # PIPE asked for both
         self._tasks = [asyncio.create_task(self._read(proc.stdout, "stdout")),
@@ -91,18 +98,26 @@ class AgentProcess:
             self._set_state("waiting" if self._in_flight else "running")
 
     async def stop(self) -> None:
-        """SIGTERM to its process group, SIGKILL after STOP_GRACE_S. Bounded even when a
+        """SIGTERM to its whole process group, SIGKILL after STOP_GRACE_S to whatever of
+        the group is left — whether or not its leader (often a `sh -c` wrapper) ended:
+        an agent under a shell that died on TERM keeps no browser. Bounded even when a
         descendant that left the group (`setsid cmd &`) keeps its output pipes open."""
         proc = self.proc
         if proc is None:
             return
-        if proc.returncode is None:
-            self._signal(proc, signal.SIGTERM)
-            if not await _ended(proc, STOP_GRACE_S):
-                self._signal(proc, signal.SIGKILL)
-                await _ended(proc, STOP_GRACE_S)
+        group = self._group
+        if group is not None and (proc.returncode is None or group_alive(group)):
+            _signal_group(group, signal.SIGTERM)
+            if not await _group_ended(proc, group, STOP_GRACE_S):
+                _signal_group(group, signal.SIGKILL)
+                await _group_ended(proc, group, STOP_GRACE_S)
+        if group is not None and not group_alive(group):
+            _live_groups.discard(group)
+            self._group = None
         tasks = [task for task in self._tasks if not task.done()]
         if not tasks:
+            if proc is self.proc and self.state != "exited":
+                self._exited(proc.returncode)
             return
         _, late = await asyncio.wait(tasks, timeout=DRAIN_S)
         if late:  # the pipes are still open: closing them ends the readers and proc.wait()
@@ -119,15 +134,14 @@ class AgentProcess:
         await self.start()
 
     async def close(self) -> None:
-        await self.stop()
-        self._unsubscribe()
-
-    @staticmethod
-    def _signal(proc, sig: int) -> None:
         try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            pass  # already gone
+            await self.stop()
+        finally:  # cancelled or failed half-way: nothing of it outlives us all the same
+            if self._group is not None:
+                _signal_group(self._group, signal.SIGKILL)
+                _live_groups.discard(self._group)
+                self._group = None
+            self._unsubscribe()
 
     # --- watching -----------------------------------------------------------------------
     async def _read(self, stream: asyncio.StreamReader, name: str) -> None:
@@ -144,14 +158,30 @@ class AgentProcess:
                 self._emit_lines(name, lines)
         if partial:
             self._emit_lines(name, [partial])
+        if self._held.get(name):  # the flood's count, said before its end
+            self._emit_lines(name, [], force=True)
 
-    def _emit_lines(self, stream: str, lines: list[str]) -> None:
+    def _emit_lines(self, stream: str, lines: list[str], force: bool = False) -> None:
         # "lines" are the lines shown, in order; "dropped" counts those before them that
-        # were not kept (views say "… N lines not shown")
-        dropped = max(0, len(lines) - MAX_LINES_AN_EVENT)
+        # were not kept (views say "… N lines not shown"). Past MAX_BYTES_A_SECOND a
+        # second the lines are only counted, and said with the next lines shown: a
+        # flood (an agent writing binary) costs the screen, the socket's viewers and the
+        # recording a bounded amount a second.
+        loop = asyncio.get_running_loop()
+        start, spent = self._window
+        if loop.time() - start >= 1.0:
+            start, spent = loop.time(), 0
+        size = sum(len(line) for line in lines[-MAX_LINES_AN_EVENT:])
+        if spent >= MAX_BYTES_A_SECOND and not force:
+            self._held[stream] = self._held.get(stream, 0) + len(lines)
+            self._window = (start, spent)
+            return
+        self._window = (start, spent + size)
+        held = self._held.pop(stream, 0)
+        dropped = held + max(0, len(lines) - MAX_LINES_AN_EVENT)
         kept = [line if len(line) <= MAX_LINE else
                 f"{line[:MAX_LINE]}… ({len(line) - MAX_LINE} more characters)"
-                for line in (raw.rstrip("\r") for raw in lines[dropped:])]
+                for line in (raw.rstrip("\r") for raw in lines[dropped - held:])]
         self.session.bus.emit(ev.AGENT_OUTPUT, stream=stream, lines=kept, dropped=dropped)
 
     async def _watch(self, proc) -> None:
@@ -191,12 +221,68 @@ class AgentProcess:
                                   pid=self.proc.pid if self.proc else None)
 
 
-async def _ended(proc, timeout: float) -> bool:
-    """Whether it ended within `timeout` s. Not proc.wait(): on Python 3.11 that also
-    waits for its pipes to close, which a descendant outside its group may hold forever."""
+# --- process groups ----------------------------------------------------------------------
+# The groups of the agents started by this process and not yet seen gone: killed at exit
+# (a cockpit that quits without closing its session, or crashes) so none outlives it.
+_live_groups: set[int] = set()
+
+
+def _signal_group(group: int, sig: int) -> None:
+    try:
+        os.killpg(group, sig)
+    except (ProcessLookupError, PermissionError):
+        pass  # already gone (or its id reused by someone else's: not ours to signal)
+
+
+def group_members(group: int) -> list[int] | None:
+    """The pids of the living (not zombie) processes of a process group; None where
+    /proc cannot say (not Linux)."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    members = []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone while we looked
+        # after "(comm)": state, ppid, pgrp
+        if len(fields) > 2 and fields[0] != b"Z" and int(fields[2]) == group:
+            members.append(int(entry))
+    return members
+
+
+def group_alive(group: int) -> bool:
+    members = group_members(group)
+    if members is not None:
+        return bool(members)
+    try:
+        os.killpg(group, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+async def _group_ended(proc, group: int, timeout: float) -> bool:
+    """Whether the leader and every process of its group ended within `timeout` s. Not
+    proc.wait(): on Python 3.11 that also waits for its pipes to close, which a
+    descendant outside its group may hold forever."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while proc.returncode is None and loop.time() < deadline:
+    while loop.time() < deadline:
+        if proc.returncode is not None and not group_alive(group):
+            return True
         await asyncio.sleep(0.05)
-    return proc.returncode is not None
+    return proc.returncode is not None and not group_alive(group)
+
+
+@atexit.register
+def _kill_live_groups() -> None:
+    for group in list(_live_groups):
+        _signal_group(group, signal.SIGKILL)
+    _live_groups.clear()
 

@@ -29,6 +29,7 @@ from .protocol import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decod
 # out, the agent's output and state and who holds control: bounded by bytes too, as one
 # agent.output event may carry hundreds of lines.
 COMMAND_HISTORY = 30_000
+COMMAND_HISTORY_BYTES = 32 << 20  # ... and this much of them (a snapshot's output is big)
 AGENT_HISTORY = 5_000
 AGENT_HISTORY_BYTES = 8 << 20
 SUBSCRIBER_BACKLOG = 20_000  # events queued for one slow subscriber before dropping
@@ -46,7 +47,8 @@ class ControlServer:
         self.socket = discovery.socket_path(session.name, workspace)
         self.workspace = (workspace or Path.cwd()).resolve()  # the one the socket is keyed on
         self.token = secrets.token_hex(16)
-        self.commands: deque[Event] = deque(maxlen=COMMAND_HISTORY)
+        self.commands: deque[Event] = deque()
+        self._command_bytes = 0
         self.agent: deque[Event] = deque()
         self._agent_bytes = 0
         # tasks in which a command has started (command.started is emitted in the task that
@@ -125,8 +127,12 @@ class ControlServer:
         spec = ev.kind_of(event.kind)  # which kinds are kept, and where: core/events.py
         if not spec.kept:
             return
-        if spec.group == ev.COMMANDS:
+        if spec.group == ev.COMMANDS:  # bounded in count and size: memory stays flat
             self.commands.append(event)
+            self._command_bytes += size_of(event)
+            while len(self.commands) > COMMAND_HISTORY or (
+                    self._command_bytes > COMMAND_HISTORY_BYTES and len(self.commands) > 1):
+                self._command_bytes -= size_of(self.commands.popleft())
             if event.kind == ev.COMMAND_STARTED and (task := _current_task()) is not None:
                 self.started.add(task)
         else:  # the agent's, bounded in count and size
@@ -366,7 +372,9 @@ def _current_task() -> asyncio.Task | None:
 
 
 def size_of(event: Event) -> int:
-    """Roughly the memory an event holds: its output lines dominate."""
+    """Roughly the memory an event holds: its output lines, or a command's output."""
+    if event.kind == ev.COMMAND_FINISHED:
+        return 400 + len(event.data.get("output") or "") + len(event.data.get("error") or "")
     lines = event.data.get("lines") if event.kind == ev.AGENT_OUTPUT else None
     return 200 + (sum(len(line) + 60 for line in lines) if lines else 0)
 

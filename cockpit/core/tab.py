@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
-from .buffers import ConsoleEntry, DialogEntry, NetworkEntry
+from .buffers import (
+    CONSOLE_FLOOD_PER_S,
+    CONSOLE_MAX_PAUSE_S,
+    CONSOLE_PAUSE_S,
+    ConsoleEntry,
+    DialogEntry,
+    FloodGuard,
+    NetworkEntry,
+    cut,
+)
 from .logs import spawn, tolerated
 from .secret_fields import (boxes_in_frames, count_secret_fields, mask_secret_fields,
                             secret_refs)
@@ -46,6 +55,9 @@ class Tab:
         self.acting: asyncio.Task | None = None  # the task running a command on this tab
         self.cancelled_for_dialog = False
         self._network: dict[Any, NetworkEntry] = {}
+        self._console_guard = FloodGuard(CONSOLE_FLOOD_PER_S)
+        self._console_pause = CONSOLE_PAUSE_S  # grows while a flood goes on
+        self._console_reopened = float("-inf")
         self._attach()
 
     # --- state other parts read -------------------------------------------------------
@@ -129,6 +141,7 @@ class Tab:
         self.loading = False
         self.dialog = self.dialog_entry = self.file_chooser = None
         self._network = {}
+        self._console_guard.reopen()
         self._attach()
 
     def _on_crash(self, page) -> None:
@@ -143,13 +156,46 @@ class Tab:
         self.session.bus.emit(kind, **{"tab": self.id, **data})
 
     def _on_console(self, msg) -> None:
-        entry = ConsoleEntry(self.id, msg.type, msg.text, self.page.url)
+        if not self._console_guard.admit():
+            self._pause_console()
+            return
+        entry = ConsoleEntry(self.id, msg.type, cut(msg.text), cut(self.page.url))
+        if msg.args:  # its text is all we keep: the page's objects can go (Playwright
+            # keeps a handle to each until the page navigates: a page that logs for
+            # hours would grow us, and its renderer, without end)
+            spawn(_dispose(msg.args), "releasing a console message's arguments")
         self.session.buffers.console.add(entry)
         self._emit(ev.CONSOLE, level=entry.level, text=entry.text)
 
+    def _pause_console(self) -> None:
+        """A flood (`for(;;) console.log(...)`): stop listening for a while — Playwright
+        then stops sending them to us at all — rather than spend the event loop and
+        hundreds of MB on lines nobody can read. Said in the console buffer, at once."""
+        page = self.page
+        page.remove_listener("console", self._on_console)
+        loop = asyncio.get_running_loop()
+        # a flood that goes on finds us back each time: each pause twice the last
+        again = loop.time() - self._console_reopened < 2 * self._console_pause
+        self._console_pause = (min(self._console_pause * 2, CONSOLE_MAX_PAUSE_S) if again
+                               else CONSOLE_PAUSE_S)
+        text = (f"console flood: more than {CONSOLE_FLOOD_PER_S} messages in a second; "
+                f"messages of the next {self._console_pause:g} s are not kept")
+        self.session.buffers.console.add(ConsoleEntry(self.id, "warning", text,
+                                                      cut(page.url)))
+        self._emit(ev.CONSOLE, level="warning", text=text)
+        loop.call_later(self._console_pause, self._listen_console, page)
+
+    def _listen_console(self, page) -> None:
+        if page is self.page and not page.is_closed():
+            self._console_reopened = asyncio.get_running_loop().time()
+            self._console_guard.reopen()
+            page.on("console", self._on_console)
+
     def _on_pageerror(self, error) -> None:
         text = f"{getattr(error, 'name', 'Error')}: {getattr(error, 'message', error)}"
-        self.session.buffers.console.add(ConsoleEntry(self.id, "pageerror", text, self.page.url))
+        text = cut(text)
+        self.session.buffers.console.add(ConsoleEntry(self.id, "pageerror", text,
+                                                      cut(self.page.url)))
         self._emit(ev.PAGE_ERROR, text=text)
 
     def _on_dialog(self, dialog) -> None:
@@ -193,7 +239,7 @@ class Tab:
                 "bytes": target.stat().st_size}
 
     def _on_request(self, request) -> None:
-        entry = NetworkEntry(self.id, request.method, request.url, request.resource_type)
+        entry = NetworkEntry(self.id, request.method, cut(request.url), request.resource_type)
         self._network[request] = entry
         self.session.buffers.network.add(entry)
         is_nav = request.is_navigation_request() and request.frame == self.page.main_frame
@@ -253,3 +299,10 @@ def _free_name(path: Path) -> Path:
         except FileExistsError:
             n += 1
             candidate = path.with_name(f"{path.stem} ({n}){path.suffix}")
+
+
+
+async def _dispose(handles: list) -> None:
+    for handle in handles:
+        with tolerated("disposing of a console argument", log):  # its page may be gone
+            await handle.dispose()

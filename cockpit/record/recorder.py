@@ -4,6 +4,7 @@ killed cockpit leaves a file whose finished steps all parse."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import time
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 FORMAT = "cockpit-recording"
 VERSION = 1
 MAX_OUTPUT = 20_000  # characters of a step's text kept; the data keeps the structure
+MAX_OPEN_STEPS = 1_000  # started steps remembered until they finish
+AGENT_BYTES_A_SECOND = 32 * 1024  # of agent output recorded; past it, lines are counted
 log = logging.getLogger("cockpit.record")
 
 
@@ -62,11 +65,16 @@ class Recorder:
         self.steps = 0
         self._targets: dict[Any, dict[str, dict[str, Any]]] = {}
         self._fd: int | None = None
+        self._size = 0  # bytes of whole lines in the file: where a cut line is cut back to
+        self.failed: str | None = None  # why writing stopped, once it has
+        self._agent_window = (0.0, 0)  # (start of this second, bytes of output recorded)
+        self._agent_dropped: dict[str, int] = {}  # lines not recorded, per stream
         self._unsubscribe = None
 
     def start(self) -> Recorder:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._size = os.fstat(self._fd).st_size
         self._write({"type": "header", "format": FORMAT, "version": VERSION,
                      "session": self.session.name, "started": time.time(),
                      "cockpit": __version__})
@@ -74,6 +82,13 @@ class Recorder:
         return self
 
     def close(self) -> None:
+        for stream, count in self._agent_dropped.items():  # a flood's count, not lost
+            try:
+                self._write({"type": "event", "time": time.time(), "kind": ev.AGENT_OUTPUT,
+                             "data": {"stream": stream, "lines": [], "dropped": count}})
+            except OSError as exc:
+                self._failed(exc)
+        self._agent_dropped.clear()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -86,14 +101,36 @@ class Recorder:
             return
         # one write(2) of the whole line: in the OS's hands at once, so a kill -9 of ours
         # loses nothing written, and lines never interleave
-        os.write(self._fd, (self.masker.json_line(record) + "\n").encode("utf-8"))
+        line = (self.masker.json_line(record) + "\n").encode("utf-8")
+        try:
+            written = os.write(self._fd, line)
+        except OSError:
+            self._cut_back()
+            raise
+        if written != len(line):  # a full disk takes what fits, then says ENOSPC
+            self._cut_back()
+            raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} ({written} of "
+                                        f"{len(line)} bytes of a record written)")
+        self._size += written
+
+    def _cut_back(self) -> None:
+        """The file back to its last whole line: a reader never meets half a record."""
+        if self._fd is not None:
+            try:
+                os.ftruncate(self._fd, self._size)
+            except OSError as exc:
+                log.error("could not cut %s back to its last whole line: %s", self.path, exc)
 
     def _on_event(self, event) -> None:
         try:
             if event.kind == ev.COMMAND_STARTED:
                 self._targets[event.data["id"]] = event.data.get("targets") or {}
+                if len(self._targets) > MAX_OPEN_STEPS:  # steps that never finished
+                    del self._targets[next(iter(self._targets))]
             elif event.kind == ev.COMMAND_FINISHED:
                 self._step(event)
+            elif event.kind == ev.AGENT_OUTPUT:
+                self._agent_output(event)
             elif ev.kind_of(event.kind).recorded:  # declared in core/events.py
                 self._write({"type": "event", "time": event.time, "kind": event.kind,
                              "data": _small(event.data)})
@@ -112,9 +149,40 @@ class Recorder:
             except OSError:
                 pass  # the same broken file: its error is the one reported below
             self._fd = None
+        self.failed = str(exc)
         log.error("recording to %s failed: %s; the session goes on unrecorded",
                   self.path, exc)
         self.session.bus.emit(ev.RECORDING_FAILED, path=str(self.path), error=str(exc))
+
+    def _agent_output(self, event) -> None:
+        """At most AGENT_BYTES_A_SECOND of an agent's output a second: an agent writing
+        binary must not fill the disk (43 MB a minute). What is left out is counted and
+        recorded as `dropped` with the next lines recorded ("… N lines not recorded")."""
+        data = event.data
+        stream, lines = data.get("stream", "stdout"), data.get("lines") or []
+        start, spent = self._agent_window
+        if event.time - start >= 1.0 or event.time < start:
+            start, spent = event.time, 0
+        size = sum(len(line) for line in lines)
+        if spent + size > AGENT_BYTES_A_SECOND and spent > 0:
+            self._agent_window = (start, spent)
+            self._agent_dropped[stream] = (self._agent_dropped.get(stream, 0) + len(lines)
+                                           + (data.get("dropped") or 0))
+            return
+        dropped = self._agent_dropped.pop(stream, 0) + (data.get("dropped") or 0)
+        if size > AGENT_BYTES_A_SECOND:  # one read of a flood: its last lines that fit
+            kept: list[str] = []
+            size = 0
+            for line in reversed(lines):
+                if kept and size + len(line) > AGENT_BYTES_A_SECOND:
+                    break
+                kept.insert(0, line)
+                size += len(line)
+            dropped += len(lines) - len(kept)
+            lines = kept
+        self._agent_window = (start, spent + size)
+        self._write({"type": "event", "time": event.time, "kind": event.kind,
+                     "data": {**_small(data), "lines": lines, "dropped": dropped}})
 
     def _step(self, event) -> None:
         data = event.data

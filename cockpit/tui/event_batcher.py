@@ -8,9 +8,21 @@ from typing import Callable
 
 from textual.message import Message
 
+from ..core import events as ev
 from ..core.events import Event
+from .messages import NOTICES
 
 FLUSH_INTERVAL = 1 / 30
+MAX_BATCH = 2_000  # events: past it the batch goes at once, not at the next frame
+
+
+def shown(event: Event) -> bool:
+    """Whether any pane shows this kind (messages.translate): the rest (console lines,
+    page errors, dialogs as such) never reach the app, so a flood of them costs nothing
+    here. The `console` command and the recorder read them from the session."""
+    spec = ev.kind_of(event.kind)
+    return (spec.group == ev.COMMANDS or spec.tabs or spec.refs
+            or event.kind == ev.AGENT_OUTPUT or spec.group in NOTICES)
 
 
 class EngineBatch(Message):
@@ -35,7 +47,14 @@ class EventBatcher:
         self._handle: asyncio.TimerHandle | None = None
 
     def __call__(self, event: Event) -> None:
+        if not shown(event):
+            return
         self._pending.append(event)
+        if len(self._pending) >= MAX_BATCH:  # a burst: bounded batches, none held back
+            if self._handle is not None:
+                self._handle.cancel()
+            self.flush()
+            return
         if self._handle is None:
             self._handle = asyncio.get_running_loop().call_later(FLUSH_INTERVAL, self.flush)
 

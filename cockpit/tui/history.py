@@ -7,8 +7,11 @@ it would type the mask."""
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
+
+log = logging.getLogger("cockpit.tui.history")
 
 MAX_LINES = 5000
 
@@ -45,13 +48,17 @@ class History:
             self.position = len(self.lines)
             return
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             try:
-                os.fchmod(fd, 0o600)
-                os.write(fd, (line.replace("\n", " ") + "\n").encode("utf-8"))
-            finally:
-                os.close(fd)
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+                try:
+                    os.fchmod(fd, 0o600)
+                    os.write(fd, (line.replace("\n", " ") + "\n").encode("utf-8"))
+                finally:
+                    os.close(fd)
+            except OSError as exc:  # kept for this run; said once, in the log
+                log.warning("the prompt history cannot be saved to %s: %s", self.path, exc)
+                self.path = None
 
     def older(self) -> str | None:
         if self.position == 0:

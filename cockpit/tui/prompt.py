@@ -7,6 +7,7 @@ from functools import partial
 from typing import Callable
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -125,8 +126,25 @@ class Prompt(Input):
         self._searching = not self._searching
         self.show_hint()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
+    async def _on_key(self, event: events.Key) -> None:
+        """A key bound here (Enter, Backspace, Tab, ↑ …) acts now, in its turn among the
+        printable keys. Textual runs a widget's bindings only once the key has bubbled up
+        to the app, behind the keys typed after it: `js 6*7` Enter `abc` typed fast
+        submitted `js 6*7abc`, and `ab` Backspace `c` gave `ab`."""
+        if not event.is_printable:
+            active = next((self.app.active_bindings[key] for key in event.aliases
+                           if key in self.app.active_bindings), None)
+            if active is not None and active.node is self and active.enabled:
+                event.stop()
+                event.prevent_default()
+                await self.run_action(active.binding.action)
+                return
+        await super()._on_key(event)
+
+    async def action_submit(self) -> None:
+        """Enter: the line as it is now, taken and cleared now. Not in a Submitted
+        handler: that message is queued behind the keys typed after Enter, which would
+        have joined this line by then (`js 6*7` Enter `abc` ran `js 6*7abc`)."""
         line = self.value.strip()
         if self._searching:
             found = self.history.search(line)
@@ -140,4 +158,3 @@ class Prompt(Input):
         self.history.add(line)
         self.value = ""
         self.post_message(self.Command(line))
-

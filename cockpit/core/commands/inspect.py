@@ -110,7 +110,14 @@ async def eval_(ctx, a) -> Outcome:
     path = Path(a.file).expanduser()
     if not path.is_file():
         raise UsageError(f"no such file: {path} (paths are relative to {Path.cwd()})")
-    return await evaluate_code(ctx.page, path.read_text(encoding="utf-8"))
+    try:
+        code = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:  # a PDF, a picture: not a script
+        raise UsageError(f"{path} is not a UTF-8 text file (byte {exc.start}): "
+                         "eval runs a JavaScript file") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return await evaluate_code(ctx.page, code)
 
 
 @command("attrs", "inspect", "Print an element's HTML attributes.", args=(T,), read_only=True)
@@ -181,6 +188,8 @@ async def console(ctx, a) -> Outcome:
     if a.clear:
         buf.clear()
     lines = [f"[{e.level}] {e.text}  (tab {e.tab})" for e in rows]
+    if buf.dropped and lines:  # the buffer is bounded (entries and bytes): said
+        lines.insert(0, f"… {buf.dropped} earlier messages dropped")
     return Outcome("\n".join(lines) or "(no console messages)",
                    {"messages": [e.to_json() for e in rows], "dropped": buf.dropped})
 
