@@ -57,6 +57,16 @@ async def s(browser_session, site):
     session.agent = None
 
 
+@pytest.fixture
+async def live(s, tmp_path):
+    """The shared session behind a control socket of its own (a workspace of the test)."""
+    from cockpit.control.server import ControlServer
+    server = ControlServer(s, workspace=tmp_path)
+    await server.start()
+    yield server
+    await server.close()
+
+
 async def ok(session: Session, line: str):
     """Run a line that must succeed, and return its Result."""
     result = await session.run(line)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 
 from cockpit.control.remote_session import RemoteSession
 from cockpit.control.server import ControlServer
@@ -15,13 +14,6 @@ from cockpit.tui.prompt import Prompt
 from cockpit.tui.refs_pane import RefsPane
 from cockpit.tui.tabs_pane import TabsPane
 
-
-@pytest.fixture
-async def live(s, tmp_path):
-    server = ControlServer(s, workspace=tmp_path)
-    await server.start()
-    yield server
-    await server.close()
 
 
 async def until(pilot, condition, timeout: float = 20.0) -> None:

@@ -27,14 +27,6 @@ from cockpit.control.server import AlreadyLive, ControlServer
 from cockpit.control.protocol import MAX_REQUEST
 
 
-@pytest.fixture
-async def live(s, tmp_path):
-    """The shared session behind a control socket of its own (a workspace of the test)."""
-    server = ControlServer(s, workspace=tmp_path)
-    await server.start()
-    yield server
-    await server.close()
-
 
 async def cockpit_exec(server, *args: str, cwd=None, env=None) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(

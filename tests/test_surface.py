@@ -18,7 +18,6 @@ from textual.widgets import DataTable
 
 from cockpit.control.agent_process import AgentProcess
 from cockpit.control.remote_session import RemoteSession
-from cockpit.control.server import ControlServer
 from cockpit.record.recorder import Recorder
 from cockpit.tui.agent_pane import AgentPane
 from cockpit.tui.recordings import RecordingsScreen
@@ -26,13 +25,6 @@ from cockpit.tui.status_bar import StatusBar
 
 TESTS = Path(__file__).parent
 
-
-@pytest.fixture
-async def live(s, tmp_path):
-    server = ControlServer(s, workspace=tmp_path)
-    await server.start()
-    yield server
-    await server.close()
 
 
 async def test_f12_walks_a_recording_step_by_step_in_an_attached_tui(

@@ -13,19 +13,11 @@ import urllib.request
 
 import pytest
 
-from cockpit.control.server import ControlServer
 from cockpit.core import Session
 from cockpit.core import events as ev
 
 pytest.importorskip("textual_serve", reason="pip install textual-serve")
 
-
-@pytest.fixture
-async def live(s, tmp_path):
-    server = ControlServer(s, workspace=tmp_path)
-    await server.start()
-    yield server
-    await server.close()
 
 
 def status_of(url: str) -> int:

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import io
 
-import pytest
 from PIL import Image
 
-from cockpit.control.server import ControlServer
 from cockpit.control.remote_session import RemoteSession
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.refs_pane import RefsPane
@@ -49,13 +47,6 @@ async def test_zoom_names_the_area_and_the_refs_in_it(s, site):
                                                                     round(height))
     await fails(s, "zoom @e999")
 
-
-@pytest.fixture
-async def live(s, tmp_path):
-    server = ControlServer(s, workspace=tmp_path)
-    await server.start()
-    yield server
-    await server.close()
 
 
 async def test_attached_cockpit_zooms_into_the_captcha_from_its_refs_row(live, s, site):
