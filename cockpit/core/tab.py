@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import changes
 from . import events as ev
 from .buffers import ConsoleEntry, DialogEntry, NetworkEntry
 from .logs import spawn, tolerated
@@ -38,6 +39,9 @@ class Tab:
         self.snapshot: Snapshot | None = None
         self.previous: Snapshot | None = None
         self.last_diff: tuple[Snapshot, Any] | None = None  # (snapshot, its step's Diff)
+        # A region snapshot (changes.py) left Playwright's `aria-ref=` map of the main frame
+        # holding that region only: refs are then found with the `cockpit-ref=` engine.
+        self.partial_refs = False
         self.dialog = None  # the open Playwright Dialog, if any
         self.dialog_entry: DialogEntry | None = None
         self.file_chooser = None  # a pending Playwright FileChooser
@@ -68,14 +72,23 @@ class Tab:
 
     async def take_snapshot(self) -> Snapshot:
         """Take a full snapshot; it becomes the one refs are checked against."""
-        # Three round trips at once: the snapshot itself dominates, the others ride along.
-        doc, text, title = await asyncio.gather(
-            self.document_id(), self.page.aria_snapshot(mode="ai"), self.page.title())
+        # The change trackers of every frame start over first (what changes from now on
+        # is what the next action's diff looks at), and read the document's token.
+        doc = await changes.mark(self.page)
+        # Two round trips at once: the snapshot itself dominates, the title rides along.
+        text, title = await asyncio.gather(self.page.aria_snapshot(mode="ai"),
+                                           self.page.title())
         self.title = title
         snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+        self.partial_refs = False
+        self.adopt(snap)
+        return snap
+
+    def adopt(self, snap: Snapshot) -> None:
+        """Make `snap` (full, or patched from regions) the one refs are checked against."""
+        self.title = snap.title
         self.previous, self.snapshot = self.snapshot, snap
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
-        return snap
 
     # --- settling -----------------------------------------------------------------------
     def watch(self) -> Watch:
