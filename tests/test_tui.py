@@ -5,13 +5,13 @@ from __future__ import annotations
 import time
 
 import pytest
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.command_log import CommandLog
 from cockpit.tui.diff_pane import DiffPane
 from cockpit.tui.prompt import Prompt
-from cockpit.tui.refs_pane import RefsPane
+from cockpit.tui.refs_pane import RefsList, RefsPane
 from cockpit.tui.tabs_pane import TabsPane
 
 
@@ -62,11 +62,11 @@ async def test_refs_pane_fills_after_snapshot_and_enter_inserts_a_ref(s, site):
         await until(pilot, lambda: [r[3] for r in log_rows(app)] == ["ok", "ok"])
         await until(pilot, lambda: any(name == "Sign in" for _, _, name, _ in refs.refs))
         refs.query_one(Input).value = "sign in"  # filter
-        table = refs.query_one(DataTable)
+        table = refs.query_one(RefsList)
         await until(pilot, lambda: table.row_count >= 1)
         button = next(r for r, role, name, _ in refs.refs if role == "button")
         table.focus()
-        table.move_cursor(row=[k.value for k in table.rows].index(button))
+        table.move_cursor([row[0] for row in table.rows].index(button))
         await pilot.press("enter")
         await until(pilot, lambda: app.query_one(Prompt).value.strip() == f"@{button}")
         assert app.focused is app.query_one(Prompt)

@@ -23,6 +23,10 @@ log = logging.getLogger(__name__)
 # Read (and on first read, set) a random token on the page's window: a new document has
 # none, so a changed token means the refs of older snapshots are void. History API
 # navigations keep the document, and so keep their refs and a meaningful diff.
+# Snapshots this long (~10 ms of parsing and up) are parsed in a worker thread: the event
+# loop, which the TUI shares, keeps echoing keys meanwhile (the GIL is handed back every
+# few ms). Shorter ones are parsed in place: a thread hop would cost more than it saves.
+THREAD_PARSE_CHARS = 50_000
 DOC_TOKEN_JS = "() => (window.__cockpitDoc ??= Math.random().toString(36).slice(2))"
 
 
@@ -72,7 +76,11 @@ class Tab:
         doc, text, title = await asyncio.gather(
             self.document_id(), self.page.aria_snapshot(mode="ai"), self.page.title())
         self.title = title
-        snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+        if len(text) < THREAD_PARSE_CHARS:
+            snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+        else:  # a big page: parsed beside the event loop, which a TUI shares (keys echo)
+            snap = await asyncio.to_thread(Snapshot.from_text, text, url=self.page.url,
+                                           title=self.title, doc=doc)
         self.previous, self.snapshot = self.snapshot, snap
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
         return snap
