@@ -6,8 +6,8 @@ order rotating), medians of REPS (default 5) repetitions, o200k tokens (`bpe-ope
     `snapshot -i`, playwright-mcp's `browser_snapshot` (it has no interactive-only mode),
     raw Playwright's `page.aria_snapshot(mode="ai")` — its tokens (and the page's HTML
     tokens over them) and the milliseconds it takes;
-  - click round trip: one click on an in-page link (`#anchor`: the page does not change,
-    as most clicks on a documentation page), with what the tool answers about it: Cockpit's
+  - click round trip: one click on an in-page link (`#anchor`: only the URL's fragment
+    changes, as with many clicks on a documentation page), with what the tool answers about it: Cockpit's
     diff, agent-browser's `click`, playwright-mcp's `browser_click` response; raw
     Playwright's `click()` answers nothing. The ref is read from the tool's own snapshot.
 Cockpit runs three ways: `cockpit exec` and the Python client on one `cockpit serve`
