@@ -7,8 +7,9 @@ order rotating), medians of REPS (default 5) repetitions, o200k tokens (`bpe-ope
     raw Playwright's `page.aria_snapshot(mode="ai")` — its tokens (and the page's HTML
     tokens over them) and the milliseconds it takes;
   - click round trip: one click on an in-page link (`#anchor`: only the URL's fragment
-    changes, as with many clicks on a documentation page), with what the tool answers about it: Cockpit's
-    diff, agent-browser's `click`, playwright-mcp's `browser_click` response; raw
+    changes, as with many clicks on a documentation page), with what the tool answers
+    about it: Cockpit's diff, agent-browser's `click`, playwright-mcp's `browser_click`
+    response; raw
     Playwright's `click()` answers nothing. The ref is read from the tool's own snapshot.
 Cockpit runs three ways: `cockpit exec` and the Python client on one `cockpit serve`
 subprocess, and `Session.run` in this process. Pages: the demo's /reference always,
