@@ -257,7 +257,8 @@ async def keystrokes(pilot) -> dict:
     seconds = time.perf_counter() - t
     stop.set()
     await task
-    await app.workers.wait_for_complete()
+    # the commands only: the theme watcher's worker runs as long as the app
+    await app.workers.wait_for_complete([w for w in app.workers if w.group == "commands"])
     return {"quiet": quiet, "busy": busy, "rows": rows, "sent": sent[0] / seconds,
             "done": (app.session.done - done_before) / seconds}
 
