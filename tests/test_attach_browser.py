@@ -11,6 +11,7 @@ import os
 import re
 import selectors
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -286,15 +287,22 @@ def browser_server():
                                   "args": ["--no-sandbox", *CHROMIUM_FLAGS]}))
     proc = subprocess.Popen([sys.executable, "-m", "playwright", "launch-server", "--browser",
                              "chromium", "--config", str(config)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # its node driver and browser: one group
     selector = selectors.DefaultSelector()
     selector.register(proc.stdout, selectors.EVENT_READ)
     assert selector.select(60), "launch-server printed no endpoint"
     endpoint = proc.stdout.readline().strip()
     assert endpoint.startswith("ws://"), endpoint
     yield proc, endpoint
-    proc.terminate()
-    proc.wait(10)
+    # the python wrapper, its node driver and the browser go together (terminate() would
+    # end only the wrapper and leave the server running after the suite)
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
     shutil.rmtree(config.parent, ignore_errors=True)
 
 
