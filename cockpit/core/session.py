@@ -14,7 +14,6 @@ from playwright.async_api import BrowserContext, Playwright, async_playwright
 from . import commands  # noqa: F401  (registers every command before the first run)
 from . import agent as agents
 from . import events as ev
-from .annotate import draw_ref_labels, remove_ref_labels
 from .attach import Attach
 from .browser import LaunchPlan, close_browser, launch, plan_attach, plan_launch
 from .buffers import Buffers
@@ -30,8 +29,9 @@ from .result import Result
 from .redact import Redactor
 from .secrets import Secrets
 from .tab import Tab
-from .targets import refs_used, resolve
+from .targets import refs_used
 from .trace_scrub import scrub_trace
+from .views import picture_of, status_of
 from .workspace import session_dir
 
 log = logging.getLogger(__name__)
@@ -361,53 +361,12 @@ class Session:
     # --- what views ask -----------------------------------------------------------------
     async def picture(self, labels: bool = False, timeout: float = 3.0,
                       target: str | None = None) -> bytes | None:
-        """A PNG of the active tab's viewport for views (not a command: nothing is logged),
-        optionally with ref labels drawn on it, or of one element (`target`: a ref or a
-        selector, as `zoom` takes). None while a dialog blocks the page or the tab (or
-        the target) cannot be pictured."""
-        tab = self.active
-        if tab is None or tab.dialog is not None or tab.page.is_closed():
-            return None
-        try:
-            if target:
-                locator = await resolve(tab, target)
-                return await locator.screenshot(type="png", timeout=timeout * 1000)
-            if not labels:
-                return await tab.page.screenshot(type="png", timeout=timeout * 1000)
-            async with self._lock:  # drawing labels touches the page: not during a command
-                # bounded as a whole: a hung page must not keep the lock from commands
-                return await asyncio.wait_for(self._labelled(tab, timeout), timeout * 3)
-        except Exception:  # closing, navigating, a stale target: no picture this time
-            log.debug("no picture of tab %s", tab.id, exc_info=True)
-            return None
-
-    async def _labelled(self, tab: Tab, timeout: float) -> bytes:
-        await draw_ref_labels(tab.page)
-        try:
-            return await tab.page.screenshot(type="png", timeout=timeout * 1000)
-        finally:
-            await remove_ref_labels(tab.page)
+        """A PNG of the active tab (or of one element) for views: core/pictures.py."""
+        return await picture_of(self.active, self._lock, labels=labels, timeout=timeout,
+                                target=target)
 
     def status(self) -> dict[str, Any]:
-        active = self.active
-        return {
-            "session": self.name,
-            "browser": self.plan.description if self.plan else None,
-            "browser_kind": self.attach.kind if self.attach else "local",
-            "endpoint": self.plan.shown_endpoint if self.plan else None,
-            "agent": self.agent.state if self.agent else None,
-            "engine": self.engine,
-            "headed": self.headed,
-            "tabs": len(self.tabs),
-            "active": active.info() if active else None,
-            "commands_run": self.commands_run,
-            "agents_held": self.agents_held,
-            "handoff": self.handoff.status(),
-            "recording": str(self.recording_path) if self.recording_path else None,
-            "uptime_s": round(time.time() - self.started_at, 1),
-            "profile": str(self.profile_dir) if self.owns_browser else None,  # theirs: none
-            "files": str(self.files_dir),
-        }
+        return status_of(self)
 
     def refs(self) -> list[tuple[str, str, str]]:
         """(ref, role, name) of the active tab's last snapshot, for completion and views."""
