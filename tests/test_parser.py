@@ -157,3 +157,17 @@ def test_quoted_words_split_as_a_posix_shell_does():
             continue
         if "'" in line or '"' in line or "\\" in line:  # the path that replaced shlex
             assert split_words(line) == expected, repr(line)
+
+
+def test_an_unclosed_double_quote_fails_at_once_whatever_it_holds():
+    """An unclosed `"` before many escapes and letters is a usage error in well under a
+    second (the old pattern backtracked exponentially: minutes for 60 characters)."""
+    import time
+
+    from cockpit.core.errors import UsageError
+    from cockpit.core.parser import split_words
+    started = time.perf_counter()
+    with pytest.raises(UsageError, match="no closing quotation"):
+        split_words('js "' + "ab\\'c" * 12 + "x" * 40)
+    assert time.perf_counter() - started < 5
+    assert split_words('say "a \\"b\\" c" d') == ["say", 'a "b" c', "d"]

@@ -34,7 +34,10 @@ EXCERPT = 60  # characters of a long line or word that an error quotes
 # character at a time (`token = token + c`), which is quadratic, so a 1 MiB line took
 # half a minute. Whitespace is shlex's; inside double quotes a backslash escapes only
 # `"` and itself; outside quotes it escapes any character.
-_PIECE = re.compile(r"""[^ \t\r\n'"\\]+|'[^']*'|"(?:[^"\\]+|\\.)*"|\\.|[ \t\r\n]+""",
+# The double-quoted piece is the unrolled loop `"[^"\\]*(?:\\.[^"\\]*)*"`: each character
+# can be matched one way only, so an unclosed quote fails in linear time (the nested
+# `(?:[^"\\]+|\\.)*` backtracked exponentially and hung the session).
+_PIECE = re.compile(r"""[^ \t\r\n'"\\]+|'[^']*'|"[^"\\]*(?:\\.[^"\\]*)*"|\\.|[ \t\r\n]+""",
                     re.DOTALL)
 _IN_DOUBLE = re.compile(r"""\\([\\"])""")
 
