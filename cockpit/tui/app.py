@@ -395,7 +395,8 @@ class CockpitApp(App):
             self.query_one(Prompt).focus()  # focus must not stay on a hidden pane
 
     def on_command_log_highlighted(self, message: CommandLog.Highlighted) -> None:
-        self.query_one(OutputPane).show_entry(message.entry)
+        for pane in self.query(OutputPane):  # none once the app is closing: it may arrive late
+            pane.show_entry(message.entry)
 
     def action_diff_step(self, delta: int) -> None:
         self.query_one(DiffPane).step(delta)
