@@ -86,6 +86,8 @@ async def test_at_80x24_the_log_status_and_footer_keep_what_matters():
         status_line = next(line for line in lines if line.lstrip().startswith("control"))
         assert "NEEDS A HUMAN: captcha" in status_line
         assert "f10 Handoff" in lines[-1], lines[-1]
+        # the palette key covers the footer's last column (a key beneath showed through)
+        assert lines[-1].rstrip().endswith("^p palette"), lines[-1]
 
 
 async def test_at_60x20_one_pane_at_a_time_and_a_key_cycles_them():
