@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -79,6 +80,31 @@ async def test_exec_finds_the_session_by_name_from_a_subdirectory(live, tmp_path
     code, out, err = await cockpit_exec(None, "--session", live.session.name, "url", cwd=sub,
                                         env={paths.ENV_SOCKET: ""})
     assert code == 0 and out.strip() == live.session.active.url, err
+
+
+async def test_exec_paths_are_the_callers_not_the_sessions(live, site, tmp_path):
+    """`cockpit exec screenshot shot.png` run in a subdirectory writes it there (the
+    session runs elsewhere: the test's own directory)."""
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    code, _, err = await cockpit_exec(live, "goto", f"{site.url}/login", cwd=caller)
+    assert code == 0, err
+    code, out, err = await cockpit_exec(live, "screenshot", "shot.png", cwd=caller)
+    assert code == 0, err
+    assert (caller / "shot.png").is_file() and str(caller / "shot.png") in out
+    assert not (Path.cwd() / "shot.png").exists()
+    code, _, err = await cockpit_exec(live, "eval", "missing.js", cwd=caller)
+    assert code == 2 and f"paths are relative to {caller}" in err, err
+    # a command typed in the session itself keeps the session's directory
+    result = await live.session.run("eval missing.js")
+    assert f"relative to {Path.cwd()}" in (result.error or "")
+
+
+def test_a_session_that_speaks_protocol_1_gets_no_cwd_field():
+    """It refuses unknown fields: a newer client must not send one to an older session."""
+    from cockpit.control.client import _run_fields
+    assert "cwd" not in _run_fields("title", "agent", None, protocol=1)
+    assert _run_fields("title", "agent", 5, protocol=2)["cwd"] == os.getcwd()
 
 
 async def test_held_agents_wait_and_time_out_with_code_4(live, s):

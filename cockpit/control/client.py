@@ -19,6 +19,7 @@ Standard library only (plus `cockpit.core.result`): it starts fast, like `cockpi
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import socket
 
@@ -71,10 +72,26 @@ def _hello(info: discovery.LiveInfo, client: str) -> bytes:
     return encode({"token": info.token, "client": client})
 
 
-def _welcomed(reply: dict[str, Any], info: discovery.LiveInfo) -> None:
+def _welcomed(reply: dict[str, Any], info: discovery.LiveInfo) -> int:
+    """The session's protocol version, once it accepted us."""
     if not reply.get("ok"):
         raise Unreachable(f"session {info.session!r} refused the connection: "
                           f"{reply.get('error')}")
+    version = reply.get("protocol", 1)
+    return version if isinstance(version, int) else 1
+
+
+def _run_fields(command: str, source: str, timeout: float | None,
+                protocol: int) -> dict[str, Any]:
+    fields: dict[str, Any] = {"command": command, "source": source}
+    if timeout is not None:
+        fields["timeout"] = timeout
+    if protocol >= 2:  # an older session refuses the field
+        try:  # `screenshot shot.png` lands here, not in the session's directory
+            fields["cwd"] = os.getcwd()
+        except OSError:  # our directory was deleted: the session's own is used
+            pass
+    return fields
 
 
 class _Commands:
@@ -140,6 +157,7 @@ class Cockpit(_Commands):
         self.source = source
         self.on_waiting = on_waiting  # told why a command waits (say, a human has control)
         self._ids = 0
+        self.protocol = 1  # the session's, told in its welcome
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._file: BufferedRWPair | None = None
         try:  # bounded: a session that accepts and never answers must not hang us
@@ -147,7 +165,7 @@ class Cockpit(_Commands):
             self._sock.connect(str(self.info.socket))
             self._file = self._sock.makefile("rwb")
             self._send_raw(_hello(self.info, client))
-            _welcomed(self._receive(connect_timeout), self.info)
+            self.protocol = _welcomed(self._receive(connect_timeout), self.info)
         except TimeoutError:  # socket.timeout: connect, or _receive's
             self.close()
             raise Unreachable(f"session {self.info.session!r} did not answer within "
@@ -213,9 +231,7 @@ class Cockpit(_Commands):
     def run(self, command: str, *, timeout: float | None = None) -> Result:
         """Run one command line. `timeout` bounds the wait for its turn (exit code 4 past
         it); the answer itself is awaited a minute longer at most."""
-        fields: dict[str, Any] = {"command": command, "source": self.source}
-        if timeout is not None:
-            fields["timeout"] = timeout
+        fields = _run_fields(command, self.source, timeout, self.protocol)
         reply = self.request("run", wait=None if timeout is None else timeout + 60, **fields)
         return _result(reply)
 
@@ -268,6 +284,7 @@ class AsyncCockpit(_Commands):
         self.source = source
         self.client = client
         self._ids = 0
+        self.protocol = 1  # the session's, told in its welcome
         self._waiting: dict[int, Any] = {}  # request id -> asyncio.Future
         self._events: asyncio.Queue[Event | None] | None = None  # while events() runs
         self._writer: asyncio.StreamWriter | None = None
@@ -288,8 +305,9 @@ class AsyncCockpit(_Commands):
         try:
             writer.write(_hello(self.info, self.client))
             line = await asyncio.wait_for(reader.readline(), CONNECT_TIMEOUT)
-            _welcomed(json.loads(line) if line else {"error": "it closed the connection"},
-                      self.info)
+            self.protocol = _welcomed(
+                json.loads(line) if line else {"error": "it closed the connection"},
+                self.info)
         except BaseException as exc:  # no socket left behind, whatever went wrong
             writer.close()
             if isinstance(exc, (OSError, asyncio.TimeoutError)):
@@ -340,9 +358,7 @@ class AsyncCockpit(_Commands):
 
     async def run(self, command: str, *, timeout: float | None = None,
                   source: str | None = None) -> Result:
-        fields: dict[str, Any] = {"command": command, "source": source or self.source}
-        if timeout is not None:
-            fields["timeout"] = timeout
+        fields = _run_fields(command, source or self.source, timeout, self.protocol)
         return _result(await self.request("run", **fields))
 
     async def _checked(self, line: str) -> Result:

@@ -1,8 +1,9 @@
 """The control socket's protocol: newline-delimited JSON, one object a line.
 
     client: {"token": "...", "client": "exec"}            first, always
-    server: {"ok": true, "session": "default", "protocol": 1}
-    client: {"id": 1, "command": "click @e6", "source": "agent", "timeout": 30}
+    server: {"ok": true, "session": "default", "protocol": 2}
+    client: {"id": 1, "command": "click @e6", "source": "agent", "timeout": 30,
+             "cwd": "/home/me/work"}    cwd (protocol 2): relative file paths are the caller's
     server: {"id": 1, "ok": true, "command": "click @e6", "output": "...", "error": null,
              "ms": 41.2, "data": {...}, "exit_code": 0}
     server: {"id": 1, "waiting": "the human has control: ..."}  before an answer that waits
@@ -28,12 +29,14 @@ TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s
 if TYPE_CHECKING:
     from typing import Any
 
-PROTOCOL = 1
+# 2: a run request may carry "cwd". Clients send it only to a session that says 2, so a
+# new client still talks to an older session (which refuses unknown fields).
+PROTOCOL = 2
 MAX_REQUEST = 1 << 20  # bytes in one request line
 SOURCES = ("agent", "human", "replay", "script")
 OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent")
 FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels", "action",
-          "target"}
+          "target", "cwd"}
 AGENT_ACTIONS = ("pause", "resume", "stop", "start", "restart")  # core.agent.ACTIONS
 
 
@@ -94,6 +97,11 @@ def check_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
                                     or not math.isfinite(timeout) or timeout <= 0):
             # NaN and Infinity parse as JSON numbers here; neither bounds a wait
             raise ProtocolError('"timeout" must be a finite number of seconds above 0',
+                                request_id)
+        cwd = message.get("cwd")
+        if cwd is not None and not (isinstance(cwd, str) and cwd.startswith("/")
+                                    and "\0" not in cwd and len(cwd) <= 4096):
+            raise ProtocolError('"cwd" must be an absolute directory path, like "/home/me"',
                                 request_id)
     if op == "agent" and message.get("action") not in AGENT_ACTIONS:
         raise ProtocolError(f'"action" must be one of {", ".join(AGENT_ACTIONS)}',

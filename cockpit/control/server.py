@@ -20,6 +20,7 @@ from typing import Any
 
 from ..core import events as ev
 from ..core.attach import shown
+from ..core.paths import caller_dir
 from ..core.events import Event
 from . import discovery
 from .protocol import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, encode
@@ -288,9 +289,14 @@ class _Connection:
             source = request.get("source", "agent")
             if self.session.waits(request["command"], source):  # say why before it waits
                 await self.send({"id": request.get("id"), "waiting": self.session.agents_held})
-            result = await self.session.run(request["command"],
-                                            source=source,
-                                            timeout=request.get("timeout"))
+            cwd = request.get("cwd")
+            token = caller_dir.set(Path(cwd) if cwd else None)
+            try:  # the command's relative paths are the caller's (core/paths.py)
+                result = await self.session.run(request["command"],
+                                                source=source,
+                                                timeout=request.get("timeout"))
+            finally:
+                caller_dir.reset(token)
             reply.update(result.to_json(), exit_code=result.exit_code)
         elif op == "ping":
             reply.update(ok=True)

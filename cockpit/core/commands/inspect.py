@@ -6,12 +6,12 @@ import datetime
 import json
 import math
 import re
-from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import UsageError
+from ..paths import base, given_path
 from ..registry import FILE, INT, TARGET, Arg, Flag, command
 from ..result import Outcome
 from ..translate import js_error
@@ -107,9 +107,9 @@ async def js(ctx, a) -> Outcome:
                    kind=FILE),),
          examples=("eval scripts/collect.js",))
 async def eval_(ctx, a) -> Outcome:
-    path = Path(a.file).expanduser()
+    path = given_path(a.file)
     if not path.is_file():
-        raise UsageError(f"no such file: {path} (paths are relative to {Path.cwd()})")
+        raise UsageError(f"no such file: {path} (paths are relative to {base()})")
     try:
         code = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:  # a PDF, a picture: not a script

@@ -3,11 +3,11 @@ upload, drag, scroll."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import CommandError, UsageError
+from ..paths import base, given_path
 from ..registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
 from ..result import Outcome
 
@@ -155,14 +155,14 @@ async def select(ctx, a) -> Outcome:
 async def upload(ctx, a) -> Outcome:
     words = [a.target, *a.files]
     chooser = ctx.tab.file_chooser
-    target = None if chooser is not None and Path(words[0]).exists() else words.pop(0)
+    target = None if chooser is not None and given_path(words[0]).exists() else words.pop(0)
     if not words:
         raise UsageError("upload needs at least one file: upload TARGET FILE...")
-    paths = [Path(w).expanduser() for w in words]
+    paths = [given_path(w) for w in words]
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         raise UsageError(f"no such file: {', '.join(missing)} (paths are relative to "
-                         f"{Path.cwd()})")
+                         f"{base()})")
     if target is None:
         await chooser.set_files(paths)
         ctx.tab.file_chooser = None

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import CommandError, UsageError
+from ..paths import given_path
 from ..registry import FILE, INT, Arg, Flag, command
 from ..result import Outcome
 
@@ -110,7 +110,7 @@ async def storage(ctx, a) -> Outcome:
          examples=("state save login.json", "state load login.json"))
 async def state(ctx, a) -> Outcome:
     from ..storage_state import load_state, save_state
-    path = Path(a.file).expanduser()
+    path = given_path(a.file)
     if a.action == "save":
         if path.is_dir():
             raise UsageError(f"{path} is a folder: give a file name, like "

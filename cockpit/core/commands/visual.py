@@ -7,15 +7,15 @@ import time
 from pathlib import Path
 
 from ..errors import CommandError, UsageError
+from ..paths import given_path
 from ..registry import FILE, TARGET, Arg, Flag, command
 from ..result import Outcome
 from ..annotate import draw_ref_labels, ref_boxes, remove_ref_labels
 
 def _output_path(ctx, given: str | None, suffix: str) -> Path:
     if given:
-        # Said in full: through `cockpit exec`, a relative name is the session's directory,
-        # not the caller's.
-        path = Path(given).expanduser().absolute()
+        # Said in full: the session may run in another directory than the caller.
+        path = given_path(given)
         if path.suffix.lower() != suffix:
             raise UsageError(f"{path} should end in {suffix}")
     else:
