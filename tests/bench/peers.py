@@ -36,7 +36,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import bpe_openai
+try:
+    import bpe_openai  # o200k tokens, as GPT-4o and later count them
+except ImportError:
+    sys.exit("tests/bench needs the o200k tokenizer: python3 -m pip install bpe-openai")
 
 CHROMIUM = "/usr/lib/chromium/chromium"
 AGENT_BROWSER = "agent-browser@0.41"
@@ -46,9 +49,11 @@ COCKPIT_SCRIPT = os.path.join(os.path.dirname(sys.executable), "cockpit")
 ENCODING = bpe_openai.get_encoding("o200k_base")
 CHUNK_LINES = 500  # the encoder refuses one input of more than 200k tokens
 
-# `- role "name" ... [ref=eN]` (every tool's snapshot line) and `+ @eN role "name"` (a
-# Cockpit diff line): the refs an agent reads from a tool's own output.
+# `- role "name" ... [ref=eN]` (the peers' snapshot lines and Cockpit's full snapshot),
+# `@eN role "name"` (Cockpit's `snapshot -i` line) and `+ @eN role "name"` (a Cockpit diff
+# line): the refs an agent reads from a tool's own output.
 SNAPSHOT_LINE = re.compile(r'- ([\w-]+) "((?:[^"\\]|\\.)*)"[^\n]*?\[(?:[^\]\n]*, )?ref=([\w-]+)\]')
+INTERACTIVE_LINE = re.compile(r'^\s*@([\w-]+) ([\w-]+) "((?:[^"\\]|\\.)*)"', re.M)
 DIFF_LINE = re.compile(r'^[+~] @([\w-]+) ([\w-]+) "((?:[^"\\]|\\.)*)"', re.M)
 
 
@@ -75,6 +80,8 @@ def refs_in(text: str) -> dict[tuple[str, str], str]:
     found: dict[tuple[str, str], str] = {}
     for role, name, ref in SNAPSHOT_LINE.findall(text):
         found.setdefault((role, name), ref.removeprefix("@"))
+    for ref, role, name in INTERACTIVE_LINE.findall(text):
+        found.setdefault((role, name), ref)
     for ref, role, name in DIFF_LINE.findall(text):
         found[(role, name)] = ref  # a diff's refs are newer than any snapshot's
     return found
