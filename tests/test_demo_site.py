@@ -68,6 +68,16 @@ def sign_in(site: DemoSite) -> Browser:
     return browser
 
 
+def test_without_the_human_check_the_code_leads_to_the_inbox() -> None:
+    with DemoSite(human_check=False) as site:
+        browser = Browser(site.url)
+        browser.post("/login", email=site.email, password=site.password)
+        status, path, body = browser.post("/mfa", code=site.mfa_code)
+        assert (status, path) == (200, "/inbox") and "Notes on the Analytical Engine" in body
+        assert browser.get("/challenge")[1] == "/challenge"  # reachable, never required
+    assert DemoSite().human_check  # the default keeps the picture
+
+
 def test_defaults_and_url() -> None:
     site = DemoSite()
     assert (site.email, site.password, site.mfa_code, site.variant) == (

@@ -156,3 +156,17 @@ async def test_rebuilt_row_with_a_new_value_is_a_change_under_its_new_ref(s, sit
     assert (d["added"], d["removed"]) == (0, 0), result.output
     changed = [c for c in d["changes"] if c["kind"] == "changed"]
     assert any(c["role"] == "listitem" and "ref" in c["fields"] for c in changed), result.output
+
+
+async def test_tasks_delete_all_asks_first_and_says_all_deleted(s, site):
+    """The economy benchmark's last steps: a confirm dialog, then "All deleted"."""
+    await ok(s, f"goto {site.url}/tasks")
+    await ok(s, "snapshot -i")
+    result = await ok(s, f"click {ref_of(s, 'button', 'Delete all')}")
+    assert "Delete all tasks?" in result.output
+    await ok(s, "dialog dismiss")  # dismissed: nothing deleted
+    assert "Pay the rent" in (await ok(s, "text")).output
+    await ok(s, f"click {ref_of(s, 'button', 'Delete all')}")
+    await ok(s, "dialog accept")
+    text = (await ok(s, "text")).output
+    assert "All deleted" in text and "Pay the rent" not in text

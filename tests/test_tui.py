@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.command_log import CommandLog
@@ -62,7 +62,7 @@ async def test_refs_pane_fills_after_snapshot_and_enter_inserts_a_ref(s, site):
         await until(pilot, lambda: [r[3] for r in log_rows(app)] == ["ok", "ok"])
         await until(pilot, lambda: any(name == "Sign in" for _, _, name, _ in refs.refs))
         refs.query_one(Input).value = "sign in"  # filter
-        table = refs.query_one(DataTable)
+        table = refs.query_one("#refs-table")
         await until(pilot, lambda: table.row_count >= 1)
         button = next(r for r, role, name, _ in refs.refs if role == "button")
         table.focus()

@@ -8,7 +8,7 @@ import re
 import time
 
 import pytest
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from cockpit.core import REGISTRY
 from cockpit.core import events as ev
@@ -148,7 +148,7 @@ async def test_refs_are_whole_f3_filters_and_names_wrap():
                    ("f2e7", "link", "Help", "")])
         await pilot.press("f3")
         assert app.focused is refs.query_one(Input)
-        table = refs.query_one(DataTable)
+        table = refs.query_one("#refs-table")
         assert [table.get_row_at(i)[0].plain for i in range(3)] == \
             ["@f1e1061", "@f1e1062", "@f2e7"]
         rows = list(table.rows.values())

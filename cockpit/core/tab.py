@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+# Snapshots this long (~10 ms of parsing and up) are parsed in a worker thread: the event
+# loop, which the TUI shares, keeps echoing keys meanwhile (the GIL is handed back every
+# few ms). Shorter ones are parsed in place.
+THREAD_PARSE_CHARS = 50_000
+
 # Read (and on first read, set) a random token on the page's window: a new document has
 # none, so a changed token means the refs of older snapshots are void. History API
 # navigations keep the document, and so keep their refs and a meaningful diff.
@@ -87,7 +92,7 @@ class Tab:
             self.document_id(), self.page.aria_snapshot(mode="ai"), self.page.title(),
             count_secret_fields(self.page))
         self.title = title
-        snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+        snap = await self._parse(text, doc)
         if boxes_in_frames(snap):
             fields += await count_secret_fields(self.page, frames=True)
         refs: set[str] = set()
@@ -95,12 +100,19 @@ class Tab:
         if fields:  # a login page: which refs are password fields (their values are masked)
             refs, blind = await secret_refs(self.page, fields)
             text = await self.page.aria_snapshot(mode="ai")  # restores Playwright's ref map
-            snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+            snap = await self._parse(text, doc)
         for value in mask_secret_fields(snap, refs, blind):
             self.session.redactor.learn_value(value)  # files mask it wherever it is
         self.previous, self.snapshot = self.snapshot, snap
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
         return snap
+
+    async def _parse(self, text: str, doc: str) -> Snapshot:
+        if len(text) < THREAD_PARSE_CHARS:  # a thread hop would cost more than it saves
+            return Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+        # a big page: parsed beside the event loop, which a TUI shares (keys keep echoing)
+        return await asyncio.to_thread(Snapshot.from_text, text, url=self.page.url,
+                                       title=self.title, doc=doc)
 
     # --- settling -----------------------------------------------------------------------
     def watch(self) -> Watch:

@@ -85,6 +85,10 @@ def mfa_submit(h: DemoHandler) -> None:
     if not _same(code, h.site.mfa_code):
         h.send_html(_mfa_page(h, "That code is not right"))
         return
+    if not h.site.human_check:  # benchmarks: a script cannot read the picture
+        h.site.state.mark(session, mfa_ok=True, verified=True)
+        h.redirect("/inbox")
+        return
     h.site.state.mark(session, mfa_ok=True)
     h.redirect("/challenge")
 

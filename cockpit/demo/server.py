@@ -65,12 +65,16 @@ class DemoSite:
 
     def __init__(self, *, email: str = "jane@example.com", password: str = "cockpit-demo",
                  mfa_code: str = "246810", captcha_text: str | None = None,
-                 variant: str = "normal", host: str = "127.0.0.1", port: int = 0) -> None:
+                 variant: str = "normal", host: str = "127.0.0.1", port: int = 0,
+                 human_check: bool = True) -> None:
         self.email = email
         self.password = password
         self.mfa_code = mfa_code
         # "changed" renames the inbox's Archive buttons, to make a recorded run diverge.
         self.variant = variant
+        # False: the one-time code leads straight to the inbox (no picture to read), for
+        # scripted runs such as tests/bench/bench_economy.py.
+        self.human_check = human_check
         self.state = AppState()
         self.captcha = Captcha(captcha_text)
         self.errors: list[str] = []  # handler tracebacks: stderr may belong to a TUI

@@ -60,7 +60,8 @@ class Entry:
         if self.error:
             return clean(self.error)
         output = self.output.strip()
-        first = clean(output.splitlines()[0]) if output else ""
+        # the first line alone, not splitlines(): a snapshot's output is ~600 KB
+        first = clean(output.split("\n", 1)[0]) if output else ""
         more = output.count("\n")
         return f"{first}  (+{more} lines)" if more else first
 

@@ -1,21 +1,21 @@
 """The refs of the active tab's snapshot: filter them, and Enter puts one in the prompt.
 
 Refs are shown whole (`@f1e1061`, not a prefix), and names wrap onto more lines rather than
-being cut where the pane ends."""
+being cut where the pane ends. The table is a RefsList: a page's 5,000 refs cost a pass
+over a list of tuples, not a DataTable's per-row work (refs_list.py)."""
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from ..core.snapshot import INTERACTIVE_ROLES
 from .messages import RefsChanged
-from .safe import clean, literal
+from .refs_list import RefsList
 
 ROLE_WIDTH = 10  # at most: longer roles are cut (the name is what tells rows apart)
 NAME_MIN = 12  # below this the table scrolls sideways rather than squeeze the names
@@ -43,7 +43,10 @@ class RefsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter refs", id="refs-filter")
-        yield DataTable(cursor_type="row", show_header=False, id="refs-table")
+        # in a box of its own: at most the height left below the filter (as the pane's
+        # child, `max-height: 100%` let the last rows fall under the pane's border)
+        with Vertical(id="refs-rows"):
+            yield RefsList(id="refs-table")
 
     def on_mount(self) -> None:
         self.border_title = "Refs"
@@ -65,21 +68,22 @@ class RefsPane(Vertical):
             field.insert_text_at_cursor(event.character)
         elif event.key == "down" and field.has_focus:
             event.stop()
-            self.query_one(DataTable).focus()
+            self.query_one(RefsList).focus()
 
-    def _columns(self, table: DataTable, shown: list[tuple[str, str, str, str]]) -> None:
+    def _columns(self, table: RefsList, shown: list[tuple[str, str, str, str]]
+                 ) -> tuple[int, int, int]:
         """Columns as wide as the longest ref and role; the name takes the rest."""
         ref = max([len(r[0]) + 1 for r in shown] + [4])
         padding = 2 * table.cell_padding * 3
-        room = (table.size.width or self.size.width) - ref - padding - 1
+        width = table.size.width or self.size.width
+        if len(shown) > max(1, self.size.height):  # room for the scrollbar that will show
+            width -= table.styles.scrollbar_size_vertical
+        room = width - ref - padding - 1
         # the role gives way first: cut roles still tell a textbox from a button
         role = max(4, min(ROLE_WIDTH, max([len(r[1]) for r in shown] + [4]),
                           room - NAME_MIN))
         room -= role
-        table.clear(columns=True)
-        table.add_column("ref", key="ref", width=ref)
-        table.add_column("role", key="role", width=role)
-        table.add_column("name", key="name", width=max(NAME_MIN, room))
+        return ref, role, max(NAME_MIN, room)
 
     def on_refs_changed(self, message: RefsChanged) -> None:
         self.show(message.refs)
@@ -93,27 +97,15 @@ class RefsPane(Vertical):
         self._fill()
 
     def _fill(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(RefsList)
+        table.ref_style = self.get_component_rich_style("refs--ref", partial=True)
+        table.dim_style = self.get_component_rich_style("refs--dim", partial=True)
         needle = self.query_one(Input).value.strip().lower()
-        ref_style = self.get_component_rich_style("refs--ref", partial=True)
-        dim = self.get_component_rich_style("refs--dim", partial=True)
-        keep = None  # the ref under the cursor stays under it when the list is refreshed
-        if table.row_count:
-            keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         shown = [r for r in self.refs
                  if not needle or needle in f"@{r[0]} {r[1]} {r[2]} {r[3]}".lower()]
-        self._columns(table, shown)
-        for ref, role, name, value in shown:
-            label = Text(clean(name), overflow="fold")
-            if value:
-                label.append(": " if name else "", style=dim)
-                label.append_text(Text(clean(value), style=dim))
-            # height None: as many lines as the name needs at the column's width
-            table.add_row(Text(f"@{ref}", style=ref_style), literal(role, dim), label,
-                          key=ref, height=None)
+        # the ref under the cursor stays under it when the list is refreshed
+        table.set_rows(shown, self._columns(table, shown), keep=table.cursor_ref)
         self.border_subtitle = f"{table.row_count}/{len(self.refs)}"
-        if keep is not None and keep in table.rows:
-            table.move_cursor(row=table.get_row_index(keep))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
@@ -121,14 +113,13 @@ class RefsPane(Vertical):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.query_one(DataTable).focus()
+        self.query_one(RefsList).focus()
 
     def action_zoom(self) -> None:
-        table = self.query_one(DataTable)
-        if table.row_count:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            self.post_message(self.Zoom(f"@{key}"))
+        ref = self.query_one(RefsList).cursor_ref
+        if ref is not None:
+            self.post_message(self.Zoom(f"@{ref}"))
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_refs_list_selected(self, event: RefsList.Selected) -> None:
         event.stop()
-        self.post_message(self.Insert(f"@{event.row_key.value}"))
+        self.post_message(self.Insert(f"@{event.ref}"))
