@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import shlex
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -14,20 +13,19 @@ from textual import events
 from textual.containers import Container
 from textual.widgets import Footer
 
-from ..core.agent import describe as describe_agent
 from ..core import events as ev
 from ..core.events import Event
 from ..core.surface import SessionSurface
 from .agent_pane import AgentPane
 from .event_batcher import EngineBatch, EventBatcher
-from .config import apply_config, key_label
+from .config import apply_config
+from .control_handlers import ControlHandlers
 from .command_log import CommandLog, describe_entry
 from .diff_pane import DiffPane
 from .history import History
 from .layout import PaneLayout
 from .output_pane import OutputPane
-from .messages import (AgentChanged, CommandsRan, ControlChanged, SessionNotice, route,
-                       translate)
+from .messages import CommandsRan, route, translate
 from .palette import CockpitCommands
 from .picture import PicturePane
 from .prompt import Hint, Prompt
@@ -54,7 +52,7 @@ class Lifecycle(Protocol):
 DIFF_KEYS = Binding.Group("Diff", compact=True)
 
 
-class CockpitApp(App):
+class CockpitApp(ControlHandlers, App):
     CSS_PATH = "cockpit.tcss"
     TITLE = "Cockpit"
     COMMANDS = App.COMMANDS | {CockpitCommands}
@@ -200,109 +198,6 @@ class CockpitApp(App):
         self._picture_due |= any(e.kind == ev.COMMAND_FINISHED and
                                  (e.data.get("data") or {}).get("diff") is not None
                                  for e in message.events)
-
-    def on_agent_changed(self, message: AgentChanged) -> None:
-        data = message.data
-        if message.kind == ev.AGENT_STATE:
-            self._agent_state = data
-            self._show_agent()
-        elif message.kind == ev.AGENTS_HELD and not self.human_has_control:
-            self.query_one(StatusBar).set(control=f"agents wait: {data['reason']}")
-        elif message.kind == ev.AGENTS_RELEASED:
-            self.query_one(StatusBar).set(control=self._in_control())
-
-    def on_session_notice(self, message: SessionNotice) -> None:
-        data = message.data
-        if message.kind == ev.SESSION_CLOSED:
-            self.query_one(StatusBar).set(last_error="the session has ended")
-            self.notify("the session has ended: commands cannot run any more",
-                        title="Session", severity="error", timeout=30, markup=False)
-        elif message.kind == ev.CONTROL_REFUSED:
-            self.notify(f"a client of the control socket was refused: {data['reason']}",
-                        title="Control socket", severity="warning", markup=False)
-        else:  # recording.failed, and kinds declared later: said, never lost
-            line = ev.kind_of(message.kind).line(data) or message.kind
-            if message.kind == ev.RECORDING_FAILED:
-                self._recording_failed = f"failed: {data['error']}"
-                self.query_one(StatusBar).set(recording=self._recording_failed, last_error=line)
-            elif message.kind in (ev.BROWSER_LOST, ev.BROWSER_RECOVERED):
-                self.query_one(StatusBar).set(last_error=line)
-            self.notify(line, title="Session", severity="error", timeout=30, markup=False)
-
-    def _in_control(self) -> str:
-        return "agent" if self._agent_state.get("state") not in (None, "exited") else "human"
-
-    def _show_agent(self) -> None:
-        state = self._agent_state
-        if not state:
-            return
-        line = describe_agent(state)
-        if self.human_has_control and state.get("state") == "waiting":
-            line = f"waiting for the human (`{state.get('waiting_for', '')}`)"
-        self.query_one(StatusBar).set(agent=line)
-        self.query_one(AgentPane).show_state(state, line)
-
-    def on_control_changed(self, message: ControlChanged) -> None:
-        """Handoff, resume, and pages that need a person: said loudly, once."""
-        data, status = message.data, self.query_one(StatusBar)
-        key = key_label(self, "handoff")
-        if message.kind == ev.HANDOFF:
-            self.human_has_control = True
-            self.query_one(NeedsNotice).hide_need()
-            status.set(control=f"HUMAN ({data['reason']}; {key} resumes)", need="",
-                       mode="headed" if data["mode"] != "terminal" else "headless")
-            where = {"window": "in the browser window", "headed": "in the browser window",
-                     "terminal": "here, with typed commands"}.get(data["mode"], "")
-            self.notify(f"you have control {where}; {key} or `resume` gives it back",
-                        title="Handoff", timeout=10, markup=False)
-        elif message.kind == ev.RESUMED:
-            self.human_has_control = False
-            status.set(control=self._in_control(),
-                       mode="headed" if self.session.status()["headed"] else "headless")
-            self.notify(f"control is back with the agents after {data['seconds']:g} s",
-                        title="Resumed", markup=False)
-            self._picture_due = True
-        elif message.kind == ev.NEEDS_HUMAN and not self.human_has_control:
-            status.set(need=f"{data['need']} ({data['detail']})")
-            self.bell()
-            # one notice at a time: a new need replaces the one shown
-            self.query_one(NeedsNotice).show_need(
-                f"NEEDS A HUMAN · {data['need']}: {data['detail']} at {data.get('url', '')}"
-                f" · {key} hands you the browser")
-        elif message.kind == ev.NEEDS_CLEARED:
-            status.set(need="")
-            self.query_one(NeedsNotice).hide_need()
-        self._show_agent()
-
-    def action_handoff(self) -> None:
-        """One key: take the browser from the agents, or give it back."""
-        if self.human_has_control:
-            self.submit("resume")
-            return
-        need = self.query_one(StatusBar).status.need
-        self.submit(shlex.join(["handoff"] + ([f"needs: {need}"] if need else
-                                              ["taken over in the cockpit"])))
-
-    # --- the agent subprocess -------------------------------------------------------------
-    # Asked of the session, not of an agent object: an attached TUI's agent runs in the
-    # host, and the socket carries the request. Which action a key means comes from the
-    # last agent.state event, which every face receives.
-    def action_agent_pause(self) -> None:
-        paused = self._agent_state.get("state") == "paused"
-        self.agent_control("resume" if paused else "pause")
-
-    def action_agent_stop(self, restart: bool = False) -> None:
-        """Stop a running agent; start an exited one again (restart: both)."""
-        state = self._agent_state.get("state")
-        self.agent_control("restart" if restart else
-                           "start" if state in ("exited", "not started") else "stop")
-
-    @work(group="agent", exit_on_error=False)
-    async def agent_control(self, action: str) -> None:
-        message = await self.session.agent_control(action)
-        if message.startswith("agent "):
-            return  # done: the agent pane and status bar show its new state
-        self.notify(message, title="Agent", markup=False)
 
     def refresh_tabs(self) -> None:
         self.query_one(TabsPane).show(self.session.tabs_info())

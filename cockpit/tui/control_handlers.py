@@ -1,0 +1,131 @@
+"""The app's answers to who is in control: the agent's state, handoff and resume, pages
+that need a person, and session notices — on the status bar, the agent pane and as
+notifications; and the keys that pause, stop or hand over. A part of CockpitApp (app.py),
+kept apart so the app module stays about layout and input."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from textual import work
+
+from ..core import events as ev
+from ..core.agent import describe as describe_agent
+from .agent_pane import AgentPane
+from .config import key_label
+from .messages import AgentChanged, ControlChanged, SessionNotice
+from .status_bar import NeedsNotice, StatusBar
+
+
+class ControlHandlers:
+    """Mixed into CockpitApp (a Textual App): its message handlers and actions."""
+
+    session: Any
+    human_has_control: bool
+    _agent_state: dict[str, Any]
+    _picture_due: bool
+    _recording_failed: str
+
+    def on_agent_changed(self, message: AgentChanged) -> None:
+        data = message.data
+        if message.kind == ev.AGENT_STATE:
+            self._agent_state = data
+            self._show_agent()
+        elif message.kind == ev.AGENTS_HELD and not self.human_has_control:
+            self.query_one(StatusBar).set(control=f"agents wait: {data['reason']}")
+        elif message.kind == ev.AGENTS_RELEASED:
+            self.query_one(StatusBar).set(control=self._in_control())
+
+    def on_session_notice(self, message: SessionNotice) -> None:
+        data = message.data
+        if message.kind == ev.SESSION_CLOSED:
+            self.query_one(StatusBar).set(last_error="the session has ended")
+            self.notify("the session has ended: commands cannot run any more",
+                        title="Session", severity="error", timeout=30, markup=False)
+        elif message.kind == ev.CONTROL_REFUSED:
+            self.notify(f"a client of the control socket was refused: {data['reason']}",
+                        title="Control socket", severity="warning", markup=False)
+        else:  # recording.failed, and kinds declared later: said, never lost
+            line = ev.kind_of(message.kind).line(data) or message.kind
+            if message.kind == ev.RECORDING_FAILED:
+                self._recording_failed = f"failed: {data['error']}"
+                self.query_one(StatusBar).set(recording=self._recording_failed, last_error=line)
+            elif message.kind in (ev.BROWSER_LOST, ev.BROWSER_RECOVERED):
+                self.query_one(StatusBar).set(last_error=line)
+            self.notify(line, title="Session", severity="error", timeout=30, markup=False)
+
+    def _in_control(self) -> str:
+        return "agent" if self._agent_state.get("state") not in (None, "exited") else "human"
+
+    def _show_agent(self) -> None:
+        state = self._agent_state
+        if not state:
+            return
+        line = describe_agent(state)
+        if self.human_has_control and state.get("state") == "waiting":
+            line = f"waiting for the human (`{state.get('waiting_for', '')}`)"
+        self.query_one(StatusBar).set(agent=line)
+        self.query_one(AgentPane).show_state(state, line)
+
+    def on_control_changed(self, message: ControlChanged) -> None:
+        """Handoff, resume, and pages that need a person: said loudly, once."""
+        data, status = message.data, self.query_one(StatusBar)
+        key = key_label(self, "handoff")
+        if message.kind == ev.HANDOFF:
+            self.human_has_control = True
+            self.query_one(NeedsNotice).hide_need()
+            status.set(control=f"HUMAN ({data['reason']}; {key} resumes)", need="",
+                       mode="headed" if data["mode"] != "terminal" else "headless")
+            where = {"window": "in the browser window", "headed": "in the browser window",
+                     "terminal": "here, with typed commands"}.get(data["mode"], "")
+            self.notify(f"you have control {where}; {key} or `resume` gives it back",
+                        title="Handoff", timeout=10, markup=False)
+        elif message.kind == ev.RESUMED:
+            self.human_has_control = False
+            status.set(control=self._in_control(),
+                       mode="headed" if self.session.status()["headed"] else "headless")
+            self.notify(f"control is back with the agents after {data['seconds']:g} s",
+                        title="Resumed", markup=False)
+            self._picture_due = True
+        elif message.kind == ev.NEEDS_HUMAN and not self.human_has_control:
+            status.set(need=f"{data['need']} ({data['detail']})")
+            self.bell()
+            # one notice at a time: a new need replaces the one shown
+            self.query_one(NeedsNotice).show_need(
+                f"NEEDS A HUMAN · {data['need']}: {data['detail']} at {data.get('url', '')}"
+                f" · {key} hands you the browser")
+        elif message.kind == ev.NEEDS_CLEARED:
+            status.set(need="")
+            self.query_one(NeedsNotice).hide_need()
+        self._show_agent()
+
+    def action_handoff(self) -> None:
+        """One key: take the browser from the agents, or give it back."""
+        if self.human_has_control:
+            self.submit("resume")
+            return
+        need = self.query_one(StatusBar).status.need
+        self.submit(shlex.join(["handoff"] + ([f"needs: {need}"] if need else
+                                              ["taken over in the cockpit"])))
+
+    # --- the agent subprocess -------------------------------------------------------------
+    # Asked of the session, not of an agent object: an attached TUI's agent runs in the
+    # host, and the socket carries the request. Which action a key means comes from the
+    # last agent.state event, which every face receives.
+    def action_agent_pause(self) -> None:
+        paused = self._agent_state.get("state") == "paused"
+        self.agent_control("resume" if paused else "pause")
+
+    def action_agent_stop(self, restart: bool = False) -> None:
+        """Stop a running agent; start an exited one again (restart: both)."""
+        state = self._agent_state.get("state")
+        self.agent_control("restart" if restart else
+                           "start" if state in ("exited", "not started") else "stop")
+
+    @work(group="agent", exit_on_error=False)
+    async def agent_control(self, action: str) -> None:
+        message = await self.session.agent_control(action)
+        if message.startswith("agent "):
+            return  # done: the agent pane and status bar show its new state
+        self.notify(message, title="Agent", markup=False)
