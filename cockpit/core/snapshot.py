@@ -272,3 +272,42 @@ class Snapshot:
             return f"@{ref}"
         name = node.label or node.name
         return f"@{ref} ({node.role}{' ' + json.dumps(name) if name else ''})"
+
+    def patched(self, swaps: list, *, url: str, title: str
+                ) -> tuple[Snapshot, dict[str, Node], dict[str, Node]]:
+        """A snapshot with parts replaced by fresh snapshots of them, and the refs of the
+        old and of the new parts (in document order, for diffing just those).
+
+        `swaps` holds (old node, new roots, their refs, is_frame): the old node is replaced
+        by the one new root, or (a frame) keeps its place with the new roots as children.
+        Unchanged nodes are shared with this snapshot, whose `refs` stay as they were (a
+        diff against it stays right) but whose tree now shows the new parts too."""
+        roots = list(self.roots)
+        insert: dict[str, dict[str, Node]] = {}
+        dropped: set[str] = set()
+        for old, new_roots, new_refs, frame in swaps:
+            if frame:
+                new = Node(old.role, old.name, old.attrs, old.value, old.props, new_roots,
+                           old.ref, old.parent, old.extra, old.label)
+                for child in new_roots:
+                    child.parent = new
+                refs = {old.ref: new, **new_refs}
+            else:
+                new, refs = new_roots[0], new_refs
+                new.parent = old.parent
+            siblings = old.parent.children if old.parent is not None else roots
+            siblings[next(i for i, s in enumerate(siblings) if s is old)] = new
+            assert old.ref is not None  # swaps are placed by ref
+            insert[old.ref] = refs
+            dropped.update(n.ref for n in old.walk() if n.ref)
+        refs_now: dict[str, Node] = {}
+        for ref, node in self.refs.items():
+            if ref in insert:
+                refs_now.update(insert[ref])
+            elif ref not in dropped:
+                refs_now[ref] = node
+        fresh = {r for part in insert.values() for r in part}
+        old_part = {r: n for r, n in self.refs.items() if r in dropped}
+        new_part = {r: n for r, n in refs_now.items() if r in fresh}
+        snap = Snapshot(roots, url=url, title=title, doc=self.doc, refs=refs_now)
+        return snap, old_part, new_part

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import changes
 from . import events as ev
 from .buffers import (
     CONSOLE_FLOOD_PER_S,
@@ -49,6 +50,9 @@ class Tab:
         self.snapshot: Snapshot | None = None
         self.previous: Snapshot | None = None
         self.last_diff: tuple[Snapshot, Any] | None = None  # (snapshot, its step's Diff)
+        # A region snapshot (changes.py) left Playwright's `aria-ref=` map of the main frame
+        # holding that region only: refs are then found with the `cockpit-ref=` engine.
+        self.partial_refs = False
         self.dialog = None  # the open Playwright Dialog, if any
         self.dialog_entry: DialogEntry | None = None
         self.file_chooser = None  # a pending Playwright FileChooser
@@ -82,9 +86,12 @@ class Tab:
 
     async def take_snapshot(self) -> Snapshot:
         """Take a full snapshot; it becomes the one refs are checked against."""
+        # The change trackers of every frame start over first (what changes from now on
+        # is what the next action's diff looks at), and read the document's token.
+        doc = await changes.mark(self.page)
         # Round trips at once: the snapshot itself dominates, the others ride along.
-        doc, text, title, fields = await asyncio.gather(
-            self.document_id(), self.page.aria_snapshot(mode="ai"), self.page.title(),
+        text, title, fields = await asyncio.gather(
+            self.page.aria_snapshot(mode="ai"), self.page.title(),
             count_secret_fields(self.page))
         self.title = title
         snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
@@ -98,9 +105,15 @@ class Tab:
             snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
         for value in mask_secret_fields(snap, refs, blind):
             self.session.redactor.learn_value(value)  # files mask it wherever it is
+        self.partial_refs = False
+        self.adopt(snap)
+        return snap
+
+    def adopt(self, snap: Snapshot) -> None:
+        """Make `snap` (full, or patched from regions) the one refs are checked against."""
+        self.title = snap.title
         self.previous, self.snapshot = self.snapshot, snap
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
-        return snap
 
     # --- settling -----------------------------------------------------------------------
     def watch(self) -> Watch:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
+from .changes_js import REF_ENGINE
 from .errors import StaleRefError, UsageError
 from .tab import DOC_TOKEN_JS
 
@@ -71,7 +72,9 @@ async def resolve(tab: Tab, target: str):
         else:
             reason = f"@{ref} is not in this tab's last snapshot (unknown or outdated ref)"
         raise StaleRefError(f"{reason}; {NEW_SNAPSHOT}", data={"ref": ref})
-    locator = tab.page.locator(f"aria-ref={ref}")
+    # After a region snapshot Playwright's own ref map holds that region only (changes.py)
+    engine = REF_ENGINE if tab.partial_refs and not _in_frame(snap.refs[ref]) else "aria-ref"
+    locator = tab.page.locator(f"{engine}={ref}")
     # The ref map lives in Playwright's utility world, so count there; the document token
     # lives in the main world (of the top frame, also for frame refs). Both at once.
     try:
@@ -90,6 +93,18 @@ async def resolve(tab: Tab, target: str):
         raise StaleRefError(f"{what} is ambiguous ({count} elements); {NEW_SNAPSHOT}",
                             data={"ref": ref})
     return locator
+
+
+def _in_frame(node) -> bool:
+    """Whether the element is inside an iframe (whose refs `aria-ref=` always finds: a
+    changed frame is snapshotted whole). Main-frame refs may carry a prefix too (`f4e2`
+    when the page is not the browser's first), so the tree says it, not the ref."""
+    parent = node.parent
+    while parent is not None:
+        if parent.role == "iframe":
+            return True
+        parent = parent.parent
+    return False
 
 
 async def _selector(tab: Tab, selector: str):
