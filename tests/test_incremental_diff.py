@@ -27,7 +27,7 @@ def page(name: str, body: str, head: str = "") -> str:
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802  (http.server's name)
+    def do_GET(self) -> None:
         html = PAGES.get(self.path.strip("/").split("?")[0].split("#")[0])
         self.send_response(200 if html else 404)
         self.send_header("Content-Type", "text/html; charset=utf-8")
