@@ -75,8 +75,12 @@ async def update(tab: Tab, before: Snapshot) -> tuple[Snapshot, Diff] | None:
     states = await asyncio.gather(*(f.evaluate(QUERY_JS, False) for f in frames),
                                   return_exceptions=True)
     first = states[0]
-    if isinstance(first, BaseException) or first["doc"] != before.doc or not first["base"]:
-        return None  # a new document (or one we never saw): all of it is new
+    if isinstance(first, BaseException):
+        log.debug("full snapshot: the page did not answer (%s)", first)
+        return None
+    if first["doc"] != before.doc or not first["base"]:
+        log.debug("full snapshot: a new document")  # or one never snapshotted: all new
+        return None
     if first["global"]:
         log.debug("full snapshot: %s", first["global"])
         return None

@@ -152,6 +152,7 @@ class Tab:
         snapshot stays for diffing; its refs fail as "from an earlier page"."""
         self.page = page
         self.loading = False
+        self.partial_refs = False
         self.dialog = self.dialog_entry = self.file_chooser = None
         self._network = {}
         self._console_guard.reopen()
