@@ -113,10 +113,12 @@ class Session:
         with child_stderr_logged("playwright driver", log):  # never our terminal
             playwright = self._playwright = await async_playwright().start()
         try:
-            await changes.register_ref_engine(playwright)
             self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
                 playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)
             context = self._context = await launch(playwright, self.plan)
+            # after the launch: registering reaches the contexts that exist (an attached
+            # browser's own), and later ones (a relaunch) get it when they are made
+            await changes.register_ref_engine(playwright)
             self.headed = not self.plan.headless  # an attached browser says what it is
         except BaseException:
             await playwright.stop()

@@ -78,7 +78,16 @@ async def resolve(tab: Tab, target: str):
     # The ref map lives in Playwright's utility world, so count there; the document token
     # lives in the main world (of the top frame, also for frame refs). Both at once.
     try:
-        count, doc = await asyncio.gather(locator.count(), tab.page.evaluate(DOC_TOKEN_JS))
+        try:
+            count, doc = await asyncio.gather(locator.count(), tab.page.evaluate(DOC_TOKEN_JS))
+        except PlaywrightError:
+            if engine == "aria-ref":
+                raise
+            # our engine unknown to this context: a full look restores Playwright's map
+            await tab.page.aria_snapshot(mode="ai")
+            tab.partial_refs = False
+            locator = tab.page.locator(f"aria-ref={ref}")
+            count, doc = await asyncio.gather(locator.count(), tab.page.evaluate(DOC_TOKEN_JS))
     except PlaywrightError:  # e.g. "Invalid frame in aria-ref selector": its frame is gone
         raise StaleRefError(f"{snap.describe(ref)} belongs to a frame that is gone; "
                             f"{NEW_SNAPSHOT}", data={"ref": ref}) from None
