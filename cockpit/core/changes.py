@@ -31,6 +31,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from .changes_js import QUERY_JS, REF_ENGINE, REF_ENGINE_JS
 from .diff import Diff, diff
+from .secret_fields import mask_secrets
 from .snapshot import Node, Snapshot, parse
 
 if TYPE_CHECKING:
@@ -104,9 +105,15 @@ async def update(tab: Tab, before: Snapshot) -> tuple[Snapshot, Diff] | None:
         log.debug("full snapshot: %s", exc)
         return None
     after, old_part, new_part = before.patched(swaps, url=url, title=title)
-    tab.partial_refs = tab.partial_refs or bool(first["regions"])
-    return after, diff(Snapshot([], url=before.url, doc=before.doc, refs=old_part),
-                       Snapshot([], url=url, doc=before.doc, refs=new_part))
+    new = Snapshot([], url=url, doc=before.doc, refs=new_part)
+    # The regions' password fields are masked by the same door as a full snapshot's
+    # (their nodes are the patched snapshot's, so it is masked too) before any diff.
+    _, looked = await mask_secrets(page, new, tab.session.redactor.learn_value, before=before)
+    if any(frame is not main for frame in looked):
+        log.debug("full snapshot: password fields looked up in a frame replaced its refs")
+        return None
+    tab.partial_refs = tab.partial_refs or bool(first["regions"]) or bool(looked)
+    return after, diff(Snapshot([], url=before.url, doc=before.doc, refs=old_part), new)
 
 
 Swap = tuple[Node, list[Node], dict[str, Node], bool]  # old node, new roots, refs, frame?

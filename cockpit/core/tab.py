@@ -21,8 +21,7 @@ from .buffers import (
     cut,
 )
 from .logs import spawn, tolerated
-from .secret_fields import (boxes_in_frames, count_secret_fields, mask_secret_fields,
-                            secret_refs)
+from .secret_fields import count_secret_fields, mask_secrets
 from .settle import Watch
 from .snapshot import Snapshot
 
@@ -94,17 +93,14 @@ class Tab:
             self.page.aria_snapshot(mode="ai"), self.page.title(),
             count_secret_fields(self.page))
         self.title = title
+
+        async def retake() -> Snapshot:  # the field lookups replaced Playwright's ref map
+            text = await self.page.aria_snapshot(mode="ai")
+            return Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+
         snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
-        if boxes_in_frames(snap):
-            fields += await count_secret_fields(self.page, frames=True)
-        refs: set[str] = set()
-        blind = ""
-        if fields:  # a login page: which refs are password fields (their values are masked)
-            refs, blind = await secret_refs(self.page, fields)
-            text = await self.page.aria_snapshot(mode="ai")  # restores Playwright's ref map
-            snap = Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
-        for value in mask_secret_fields(snap, refs, blind):
-            self.session.redactor.learn_value(value)  # files mask it wherever it is
+        snap, _ = await mask_secrets(self.page, snap, self.session.redactor.learn_value,
+                                     fields=fields, before=self.snapshot, retake=retake)
         self.partial_refs = False
         self.adopt(snap)
         return snap
