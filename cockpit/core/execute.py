@@ -171,7 +171,7 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
     data = dict(outcome.data)
     data["tab"] = active.info()
     if after is not None and d is not None:
-        _drop_expected(d, inv, outcome)
+        _drop_expected(d, inv, outcome, after)
         data["diff"] = d.to_json()
         lines.append(d.text(limit=SHOWN_IN_TEXT))
         active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
@@ -193,18 +193,24 @@ async def _update(tab: Tab, incremental: bool) -> tuple[Snapshot | None, Diff | 
         if got is not None:
             if got[0] is not before:
                 tab.adopt(got[0])
+            got[0].follow(before, got[1].moved)
             return got
     after = await _snapshot_quietly(tab)
-    return after, (diff(before, after) if after is not None else None)
+    if after is None:
+        return None, None
+    d = diff(before, after)
+    after.follow(before, d.moved)
+    return after, d
 
 
-def _drop_expected(d: Diff, inv: Invocation, outcome: Outcome) -> None:
+def _drop_expected(d: Diff, inv: Invocation, outcome: Outcome, after: Snapshot) -> None:
     """A typing command's own effect is not news: `fill @e5 x` says `filled @e5`, and its
     diff leaves out the field's new value (anything else the field or page did stays)."""
     spec = inv.spec
     ref = as_ref(str(inv.params.get("target") or "")) if spec.typed_text else None
     if ref is None:
         return
+    ref = after.live(ref)
     typed = str(inv.params.get(spec.typed_text or "") or "")
     for change in list(d.changes):
         if (change.ref == ref and change.kind == "changed" and set(change.fields) == {"text"}

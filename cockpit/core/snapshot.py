@@ -256,6 +256,10 @@ class Snapshot:
     taken_at: float = field(default_factory=time.time)
     raw: str = ""
     refs: dict[str, Node] = field(default_factory=dict)
+    # Refs given out earlier for elements the page has since re-rendered exactly as they
+    # were (diff.Diff.moved): old ref -> the live one, so an agent's ref still finds its
+    # element and every result names the live ref.
+    moved: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_text(cls, text: str, **info) -> Snapshot:
@@ -266,7 +270,21 @@ class Snapshot:
         for root in self.roots:
             yield from root.walk()
 
+    def live(self, ref: str) -> str:
+        """The ref the element has now (`ref` itself unless it was re-rendered)."""
+        return ref if ref in self.refs else self.moved.get(ref, ref)
+
+    def follow(self, before: Snapshot | None, moved: dict[str, str]) -> None:
+        """Keep the moved refs of `before` (same document), brought up to date with the
+        ones its diff to this snapshot found."""
+        chain = {old: moved.get(new, new) for old, new in before.moved.items()} \
+            if before is not None and before.doc == self.doc else {}
+        chain.update(moved)
+        self.moved = {old: new for old, new in chain.items()
+                      if new in self.refs and old not in self.refs}
+
     def describe(self, ref: str) -> str:
+        ref = self.live(ref)
         node = self.refs.get(ref)
         if node is None:
             return f"@{ref}"

@@ -36,9 +36,10 @@ def refs_used(snap: Snapshot | None, line: str) -> dict[str, dict[str, str | int
         return found
     for word in line.split()[1:]:
         ref = as_ref(word.strip("'\""))
-        node = snap.refs.get(ref) if ref else None
-        if ref and node is not None:
-            found[ref] = {"role": node.role, "name": node.name, "nth": _nth(snap, ref)}
+        live = snap.live(ref) if ref else None  # a re-rendered element's ref: its new one
+        node = snap.refs.get(live) if ref and live else None
+        if ref and live and node is not None:
+            found[ref] = {"role": node.role, "name": node.name, "nth": _nth(snap, live)}
     return found
 
 
@@ -61,6 +62,8 @@ async def resolve(tab: Tab, target: str):
     if ref is None:
         return await _selector(tab, target)
     snap = tab.snapshot
+    if snap is not None:
+        ref = snap.live(ref)  # re-rendered as it was: the element it has become
     if snap is None or ref not in snap.refs:
         elsewhere = [t for t in tab.session.tabs
                      if t is not tab and t.snapshot and ref in t.snapshot.refs]
