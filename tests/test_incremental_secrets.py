@@ -118,3 +118,22 @@ async def test_a_filled_password_stays_masked_through_rerenders(fresh, tmp_path,
     for value in (FILLED, FILLED + "2"):
         assert value not in everything, value
         assert value not in s.recording_file.read_text(encoding="utf-8"), value
+
+
+async def test_a_show_password_toggle_does_not_unmask(fresh, tmp_path, fulls):
+    """A field that was a password field stays masked when the page turns it into a plain
+    text box ("show password"), in the region diff and in a full snapshot alike."""
+    s = fresh
+    page = tmp_path / "toggle.html"
+    page.write_text("<!doctype html><main><label>Password <input id=p type=password></label>"
+                    "<button onclick=\"p.type = p.type === 'text' ? 'password' : 'text'\">"
+                    "Show</button></main>", encoding="utf-8")
+    await ok(s, f"goto {page.as_uri()}")
+    await ok(s, "snapshot -i")
+    results = [await _incremental(s, f"fill {ref_of(s, 'textbox', 'Password')} {FILLED}",
+                                  fulls)]
+    results.append(await ok(s, f"click {ref_of(s, 'button', 'Show')}"))
+    assert await s.active.page.get_attribute("#p", "type") == "text"
+    results += [await ok(s, "snapshot -D"), await ok(s, "snapshot")]
+    assert MASK in results[-1].output
+    assert FILLED not in _everything(s, results)

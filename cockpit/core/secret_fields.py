@@ -85,7 +85,8 @@ async def mask_secrets(page, snap: Snapshot, learn: Callable[[str], None], *,
         if retake is not None and looked:
             snap, looked = await retake(), set()
     if before is not None and before.doc == snap.doc:
-        refs |= {ref for ref, node in before.refs.items() if node.secret}
+        was = before.refs
+        refs |= {ref for ref in snap.refs if ref in was and was[ref].secret}
     for value in mask_secret_fields(snap, refs, blind):
         learn(value)  # files mask it wherever it is
     return snap, looked
