@@ -36,9 +36,11 @@ def refs_used(snap: Snapshot | None, line: str) -> dict[str, dict[str, str | int
         return found
     for word in line.split()[1:]:
         ref = as_ref(word.strip("'\""))
-        live = snap.live(ref) if ref else None  # a re-rendered element's ref: its new one
-        node = snap.refs.get(live) if ref and live else None
-        if ref and live and node is not None:
+        if ref is None:
+            continue
+        live = snap.live(ref)  # a re-rendered element's old ref: its new one
+        node = snap.refs.get(live)
+        if node is not None:
             found[ref] = {"role": node.role, "name": node.name, "nth": _nth(snap, live)}
     return found
 
