@@ -48,6 +48,7 @@ class Change:
     name: str
     fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # changed: old, new
     text: str = ""  # an added element's words, so the diff says what appeared
+    inside: bool = False  # removed with its removed parent (whose line says it already)
 
     @property
     def line(self) -> str:
@@ -78,6 +79,9 @@ class Diff:
     changes: list[Change] = field(default_factory=list)
     new_page: bool = False  # the document changed: every old ref is void
     url: tuple[str, str] | None = None  # (old, new) when the URL changed
+    # Elements the page re-rendered exactly as they were (a rebuilt list's other rows):
+    # old ref -> new ref. Not news, so not shown; the new snapshot keeps them (`moved`).
+    moved: dict[str, str] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -101,14 +105,18 @@ class Diff:
         return ", ".join(parts)
 
     def text(self, limit: int | None = None) -> str:
+        """The summary and a line per change; past `limit` lines, the ones the agent could
+        least predict are kept (new words first, removals last) and the cut is said."""
         lines = [self.summary]
         if self.new_page and limit is not None:
             return lines[0]  # a whole new page is better read with `snapshot`
-        shown = self.changes if limit is None else self.changes[:limit]
+        shown = self.changes
+        if limit is not None and len(shown) > limit:
+            shown = sorted(shown, key=_news)[:limit]  # stable: document order within a rank
         lines += [c.line for c in shown]
         if len(shown) < len(self.changes):
-            lines.append(f"… {len(self.changes) - len(shown)} more (all in the result data, "
-                         "or `snapshot -D`)")
+            lines.append(f"… {len(self.changes) - len(shown)} more lines (`snapshot -D` shows "
+                         "them all; so does the result data)")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -117,6 +125,18 @@ class Diff:
                 "added": self.count("added"), "removed": self.count("removed"),
                 "changed": self.count("changed"),
                 "changes": [c.to_json() for c in self.changes]}
+
+
+def _news(change: Change) -> int:
+    """How little the agent could have foreseen a change (a cut diff keeps the lowest):
+    words that appeared, then other changes of state, then what went away (an element
+    removed with its parent last of all)."""
+    if change.kind == "added" or (change.kind == "changed" and
+                                  {"text", "name"} & set(change.fields)):
+        return 0
+    if change.kind == "changed":
+        return 1
+    return 3 if change.inside else 2
 
 
 def _signature(node: Node) -> dict[str, Any]:
@@ -148,8 +168,10 @@ def _depth(node: Node) -> int:
 CONTENT_KEY_CHARS = 200  # words compared when pairing re-rendered elements
 
 
-def _pair(old: Snapshot, new: Snapshot, removed: list[str], added: list[str]) -> dict[str, str]:
-    """Pair elements that left and came back: new ref -> old ref.
+def _pair(old: Snapshot, new: Snapshot, removed: list[str], added: list[str],
+          exact: set[str] | None = None) -> dict[str, str]:
+    """Pair elements that left and came back: new ref -> old ref (the new refs paired on
+    the same role, label and words under a kept or exactly paired parent go to `exact`).
 
     Pages rebuild parts of themselves (`innerHTML = ''` and new rows); Playwright gives
     every new node a new ref, so ref-keyed diffs alone read a rebuilt list as all removed
@@ -200,6 +222,10 @@ def _pair(old: Snapshot, new: Snapshot, removed: list[str], added: list[str]) ->
                     old_ref = candidates.pop(0)
                     pairs[ref] = old_ref
                     taken.add(old_ref)
+                    parent = _ref_parent(new.refs[ref])
+                    if exact is not None and key is keys[0] and (
+                            parent is None or parent.ref in old.refs or parent.ref in exact):
+                        exact.add(ref)
     return pairs
 
 
@@ -217,12 +243,17 @@ def diff(old: Snapshot | None, new: Snapshot) -> Diff:
         return result
     added = [r for r in new.refs if r not in old_refs]
     removed = [r for r in old_refs if r not in new.refs]
-    renamed = _pair(old, new, removed, added) if old and added and removed else {}
+    exact: set[str] = set()
+    renamed = _pair(old, new, removed, added, exact) if old and added and removed else {}
     gone = set(renamed.values())
     for ref in removed:
         if ref not in gone:
             node = old_refs[ref]
-            result.changes.append(Change("removed", ref, node.role, node.label))
+            parent = _ref_parent(node)
+            inside = parent is not None and parent.ref in old_refs and \
+                parent.ref not in new.refs and parent.ref not in gone
+            result.changes.append(Change("removed", ref, node.role, node.label,
+                                         inside=inside))
     for ref, node in new.refs.items():
         before = old_refs.get(ref) or (old_refs[renamed[ref]] if ref in renamed else None)
         if before is None:
@@ -234,4 +265,5 @@ def diff(old: Snapshot | None, new: Snapshot) -> Diff:
             if ref in renamed:
                 fields["ref"] = (renamed[ref], ref)
             result.changes.append(Change("changed", ref, node.role, node.label, fields))
+    result.moved = {renamed[ref]: ref for ref in exact}
     return result

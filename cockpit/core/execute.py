@@ -8,18 +8,21 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
+from . import changes
 from .context import Context
-from .diff import SHOWN_IN_TEXT, diff
+from .diff import SHOWN_IN_TEXT, Diff, diff
 from .errors import CommandError, ModalStateError
 from .parser import Invocation, excerpt, parse
 from .result import Outcome, Result
 from .settle import settle
+from .targets import as_ref
 from .translate import first_line
 
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from .session import Session
+    from .snapshot import Snapshot
     from .tab import Tab
 
 # Playwright records the caller's stack with every call it makes, so each frame between
@@ -126,7 +129,8 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
                          else f"a download from {item['url']} failed: {item['error']}")
     if saved:
         outcome.data["downloads"] = saved
-    return await _with_diff(session, ctx, outcome, tabs_before)
+    incremental = session.incremental_diffs and not watch.navigated
+    return await _with_diff(session, ctx, outcome, tabs_before, inv, incremental)
 
 
 def _dialog_opened(tab: Tab) -> Outcome:
@@ -153,7 +157,7 @@ async def _snapshot_quietly(tab: Tab):
 
 
 async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
-                     tabs_before: list[Tab]) -> Outcome:
+                     tabs_before: list[Tab], inv: Invocation, incremental: bool) -> Outcome:
     lines = [outcome.output] if outcome.output else []
     lines += ctx.notes
     for tab in session.tabs:
@@ -163,16 +167,56 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
     active = await session.ensure_tab()
     if active.file_chooser is not None:
         lines.append("a file chooser is open: `upload FILE...` answers it")
-    before = active.snapshot
-    after = await _snapshot_quietly(active) if active.dialog is None else None
+    after, d = await _update(active, incremental and active is ctx.tab)
     data = dict(outcome.data)
     data["tab"] = active.info()
-    if after is not None:
-        d = diff(before, after)
+    if after is not None and d is not None:
+        _drop_expected(d, inv, outcome, after)
         data["diff"] = d.to_json()
         lines.append(d.text(limit=SHOWN_IN_TEXT))
         active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
     return await _with_needs(session, active, Outcome("\n".join(lines), data))
+
+
+async def _update(tab: Tab, incremental: bool) -> tuple[Snapshot | None, Diff | None]:
+    """The tab's snapshot after an action and its diff: from what changed (changes.py)
+    when it can tell, else from a full snapshot. None, None while a dialog is open."""
+    before = tab.snapshot
+    if tab.dialog is not None:
+        return None, None
+    if incremental and before is not None:
+        try:
+            got = await changes.update(tab, before)
+        except PlaywrightError as exc:  # the page went away mid-way: a full look decides
+            log.debug("incremental diff gave up: %s", exc)
+            got = None
+        if got is not None:
+            if got[0] is not before:
+                tab.adopt(got[0])
+            got[0].follow(before, got[1].moved)
+            return got
+    after = await _snapshot_quietly(tab)
+    if after is None:
+        return None, None
+    d = diff(before, after)
+    after.follow(before, d.moved)
+    return after, d
+
+
+def _drop_expected(d: Diff, inv: Invocation, outcome: Outcome, after: Snapshot) -> None:
+    """A typing command's own effect is not news: `fill @e5 x` says `filled @e5`, and its
+    diff leaves out the field's new value (anything else the field or page did stays)."""
+    spec = inv.spec
+    ref = as_ref(str(inv.params.get("target") or "")) if spec.typed_text else None
+    if ref is None:
+        return
+    ref = after.live(ref)
+    typed = str(inv.params.get(spec.typed_text or "") or "")
+    for change in list(d.changes):
+        if (change.ref == ref and change.kind == "changed" and set(change.fields) == {"text"}
+                and (typed in str(change.fields["text"][1] or "")
+                     or outcome.data.get("secret"))):
+            d.changes.remove(change)
 
 
 async def _with_needs(session: Session, tab: Tab, outcome: Outcome) -> Outcome:

@@ -10,6 +10,9 @@ Playwright's utility world where page scripts cannot read them; so the fields ar
 in the page along with the snapshot (and in its frames when the snapshot shows a text box
 in one), and on a page with some, each field is asked for its own one-line aria snapshot,
 which carries its ref.
+
+`mask_secrets` is the one door: the full snapshot (`Tab.take_snapshot`) and the regions of
+an incremental diff (`changes.update`) both go through it before anyone sees them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import asyncio
 import json
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame
@@ -53,6 +56,40 @@ async def count_secret_fields(page, frames: bool = False) -> list[tuple[Frame, i
     chosen = page.frames[1:] if frames else [page.main_frame]
     counts = await asyncio.gather(*(one(frame) for frame in chosen))
     return [(frame, n) for frame, n in zip(chosen, counts) if n]
+
+
+async def mask_secrets(page, snap: Snapshot, learn: Callable[[str], None], *,
+                       fields: list[tuple[Frame, int]] | None = None,
+                       before: Snapshot | None = None,
+                       retake: Callable[[], Awaitable[Snapshot]] | None = None,
+                       ) -> tuple[Snapshot, set[Frame]]:
+    """Mask the password fields of `snap` and hand their values to `learn` (the session's
+    masker); returns the snapshot to use and the frames whose Playwright ref map the
+    lookups replaced (the caller copes: `retake` is called instead when given).
+
+    `snap` is a full snapshot (its main frame's `fields` counted along with it) or the new
+    part of an incremental diff (refs of the changed regions only; counted here, and only
+    when the part shows a box at all). A field that was a password field in `before` (the
+    same document) stays masked, even if the page turned it into a plain text box."""
+    if fields is None:
+        shows_box = any(node.role in VALUE_ROLES for node in snap.refs.values())
+        fields = await count_secret_fields(page) if shows_box else []
+    if boxes_in_frames(snap):
+        fields = fields + await count_secret_fields(page, frames=True)
+    refs: set[str] = set()
+    blind = ""
+    looked: set[Frame] = set()
+    if fields:  # a login page: which refs are password fields
+        refs, blind = await secret_refs(page, fields)
+        looked = {frame for frame, count in fields if count > 0}
+        if retake is not None and looked:
+            snap, looked = await retake(), set()
+    if before is not None and before.doc == snap.doc:
+        was = before.refs
+        refs |= {ref for ref in snap.refs if ref in was and was[ref].secret}
+    for value in mask_secret_fields(snap, refs, blind):
+        learn(value)  # files mask it wherever it is
+    return snap, looked
 
 
 def boxes_in_frames(snap: Snapshot) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from playwright.async_api import BrowserContext, Playwright, async_playwright
 
 from . import commands  # noqa: F401  (registers every command before the first run)
 from . import agent as agents
+from . import changes
 from . import events as ev
 from .attach import Attach
 from .browser import LaunchPlan, close_browser, launch, plan_attach, plan_launch
@@ -95,6 +97,9 @@ class Session:
         self.closing = False
         self.deadlines = Deadlines(self)  # no command runs past its deadline
         self.agent: agents.Agent | None = None  # set by the lifecycle that starts one
+        # Diffs from what an action changed (changes.py); False: a full snapshot after
+        # every action, as before (COCKPIT_FULL_DIFF=1; benchmarks compare the two).
+        self.incremental_diffs = os.environ.get("COCKPIT_FULL_DIFF", "") in ("", "0")
 
     # --- lifecycle ----------------------------------------------------------------------
     async def __aenter__(self) -> Session:
@@ -111,6 +116,9 @@ class Session:
             self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
                 playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)
             context = self._context = await launch(playwright, self.plan)
+            # after the launch: registering reaches the contexts that exist (an attached
+            # browser's own), and later ones (a relaunch) get it when they are made
+            await changes.register_ref_engine(playwright)
             self.headed = not self.plan.headless  # an attached browser says what it is
         except BaseException:
             await playwright.stop()

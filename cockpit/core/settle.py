@@ -24,11 +24,17 @@ from .settle_js import PROBE_JS, TIMER_LIMIT_MS
 log = logging.getLogger("cockpit.settle")
 
 GRACE_S = 0.1  # pages without the init script: time for handlers to start something
-QUIET_S = 0.5  # the network caused by the action must stay quiet this long
+# The network caused by the action must stay quiet this long. Short: the page's own
+# fetch/XHR chains are followed by the init script (a `then` that fetches again counts),
+# and a navigation is followed to its `load`; this only bridges gaps between requests the
+# page cannot report (images, scripts, frames). It was 0.5 s, paid by every navigation.
+QUIET_S = 0.15
 LOAD_CAP_S = 10.0  # the most we wait for a navigation's load or the action's requests
 CHAIN_CAP_S = 1.5  # the most we wait for timers, frames, mutations and transitions
 NAV_START_CAP_S = 2.0  # a navigation the page started must reach the network by then
-MUTATION_QUIET_S = 0.05  # the DOM changed by the action must stay still this long
+# The DOM changed by the action must stay still this long: two frames, for work the init
+# script cannot see (a framework's MessageChannel task) to start and show itself.
+MUTATION_QUIET_S = 0.03
 IGNORED_TYPES = frozenset({"websocket", "eventsource", "manifest", "other"})
 
 

@@ -10,6 +10,8 @@ action's work. Times are `Date.now()`: the same wall clock as `time.time()` in P
 
 from __future__ import annotations
 
+from .changes_js import INIT_JS as CHANGES_INIT_JS
+
 # Timers due later than this after the action began are not the action's to wait for.
 TIMER_LIMIT_MS = 1000
 
@@ -81,7 +83,7 @@ INIT_JS = r"""
   new MutationObserver(() => { S.mut = now(); }).observe(document,
     {subtree: true, childList: true, attributes: true, characterData: true});
 })();
-"""
+""" + CHANGES_INIT_JS  # the change tracker of incremental diffs rides in the same script
 
 # Returns null when the script is absent (a page opened before it was added), else what
 # the action that began at `since` still has going.

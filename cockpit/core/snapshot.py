@@ -256,6 +256,10 @@ class Snapshot:
     taken_at: float = field(default_factory=time.time)
     raw: str = ""
     refs: dict[str, Node] = field(default_factory=dict)
+    # Refs given out earlier for elements the page has since re-rendered exactly as they
+    # were (diff.Diff.moved): old ref -> the live one, so an agent's ref still finds its
+    # element and every result names the live ref.
+    moved: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_text(cls, text: str, **info) -> Snapshot:
@@ -266,9 +270,62 @@ class Snapshot:
         for root in self.roots:
             yield from root.walk()
 
+    def live(self, ref: str) -> str:
+        """The ref the element has now (`ref` itself unless it was re-rendered)."""
+        return ref if ref in self.refs else self.moved.get(ref, ref)
+
+    def follow(self, before: Snapshot | None, moved: dict[str, str]) -> None:
+        """Keep the moved refs of `before` (same document), brought up to date with the
+        ones its diff to this snapshot found."""
+        chain = {old: moved.get(new, new) for old, new in before.moved.items()} \
+            if before is not None and before.doc == self.doc else {}
+        chain.update(moved)
+        self.moved = {old: new for old, new in chain.items()
+                      if new in self.refs and old not in self.refs}
+
     def describe(self, ref: str) -> str:
+        ref = self.live(ref)
         node = self.refs.get(ref)
         if node is None:
             return f"@{ref}"
         name = node.label or node.name
         return f"@{ref} ({node.role}{' ' + json.dumps(name) if name else ''})"
+
+    def patched(self, swaps: list, *, url: str, title: str
+                ) -> tuple[Snapshot, dict[str, Node], dict[str, Node]]:
+        """A snapshot with parts replaced by fresh snapshots of them, and the refs of the
+        old and of the new parts (in document order, for diffing just those).
+
+        `swaps` holds (old node, new roots, their refs, is_frame): the old node is replaced
+        by the one new root, or (a frame) keeps its place with the new roots as children.
+        Unchanged nodes are shared with this snapshot, whose `refs` stay as they were (a
+        diff against it stays right) but whose tree now shows the new parts too."""
+        roots = list(self.roots)
+        insert: dict[str, dict[str, Node]] = {}
+        dropped: set[str] = set()
+        for old, new_roots, new_refs, frame in swaps:
+            if frame:
+                new = Node(old.role, old.name, old.attrs, old.value, old.props, new_roots,
+                           old.ref, old.parent, old.extra, old.label)
+                for child in new_roots:
+                    child.parent = new
+                refs = {old.ref: new, **new_refs}
+            else:
+                new, refs = new_roots[0], new_refs
+                new.parent = old.parent
+            siblings = old.parent.children if old.parent is not None else roots
+            siblings[next(i for i, s in enumerate(siblings) if s is old)] = new
+            assert old.ref is not None  # swaps are placed by ref
+            insert[old.ref] = refs
+            dropped.update(n.ref for n in old.walk() if n.ref)
+        refs_now: dict[str, Node] = {}
+        for ref, node in self.refs.items():
+            if ref in insert:
+                refs_now.update(insert[ref])
+            elif ref not in dropped:
+                refs_now[ref] = node
+        fresh = {r for part in insert.values() for r in part}
+        old_part = {r: n for r, n in self.refs.items() if r in dropped}
+        new_part = {r: n for r, n in refs_now.items() if r in fresh}
+        snap = Snapshot(roots, url=url, title=title, doc=self.doc, refs=refs_now)
+        return snap, old_part, new_part

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import changes
 from . import events as ev
 from .buffers import (
     CONSOLE_FLOOD_PER_S,
@@ -20,8 +21,7 @@ from .buffers import (
     cut,
 )
 from .logs import spawn, tolerated
-from .secret_fields import (boxes_in_frames, count_secret_fields, mask_secret_fields,
-                            secret_refs)
+from .secret_fields import count_secret_fields, mask_secrets
 from .settle import Watch
 from .snapshot import Snapshot
 
@@ -54,6 +54,9 @@ class Tab:
         self.snapshot: Snapshot | None = None
         self.previous: Snapshot | None = None
         self.last_diff: tuple[Snapshot, Any] | None = None  # (snapshot, its step's Diff)
+        # A region snapshot (changes.py) left Playwright's `aria-ref=` map of the main frame
+        # holding that region only: refs are then found with the `cockpit-ref=` engine.
+        self.partial_refs = False
         self.dialog = None  # the open Playwright Dialog, if any
         self.dialog_entry: DialogEntry | None = None
         self.file_chooser = None  # a pending Playwright FileChooser
@@ -87,25 +90,30 @@ class Tab:
 
     async def take_snapshot(self) -> Snapshot:
         """Take a full snapshot; it becomes the one refs are checked against."""
+        # The change trackers of every frame start over first (what changes from now on
+        # is what the next action's diff looks at), and read the document's token.
+        doc = await changes.mark(self.page)
         # Round trips at once: the snapshot itself dominates, the others ride along.
-        doc, text, title, fields = await asyncio.gather(
-            self.document_id(), self.page.aria_snapshot(mode="ai"), self.page.title(),
+        text, title, fields = await asyncio.gather(
+            self.page.aria_snapshot(mode="ai"), self.page.title(),
             count_secret_fields(self.page))
         self.title = title
+
+        async def retake() -> Snapshot:  # the field lookups replaced Playwright's ref map
+            return await self._parse(await self.page.aria_snapshot(mode="ai"), doc)
+
         snap = await self._parse(text, doc)
-        if boxes_in_frames(snap):
-            fields += await count_secret_fields(self.page, frames=True)
-        refs: set[str] = set()
-        blind = ""
-        if fields:  # a login page: which refs are password fields (their values are masked)
-            refs, blind = await secret_refs(self.page, fields)
-            text = await self.page.aria_snapshot(mode="ai")  # restores Playwright's ref map
-            snap = await self._parse(text, doc)
-        for value in mask_secret_fields(snap, refs, blind):
-            self.session.redactor.learn_value(value)  # files mask it wherever it is
+        snap, _ = await mask_secrets(self.page, snap, self.session.redactor.learn_value,
+                                     fields=fields, before=self.snapshot, retake=retake)
+        self.partial_refs = False
+        self.adopt(snap)
+        return snap
+
+    def adopt(self, snap: Snapshot) -> None:
+        """Make `snap` (full, or patched from regions) the one refs are checked against."""
+        self.title = snap.title
         self.previous, self.snapshot = self.snapshot, snap
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
-        return snap
 
     async def _parse(self, text: str, doc: str) -> Snapshot:
         if len(text) < THREAD_PARSE_CHARS:  # a thread hop would cost more than it saves
@@ -151,6 +159,7 @@ class Tab:
         snapshot stays for diffing; its refs fail as "from an earlier page"."""
         self.page = page
         self.loading = False
+        self.partial_refs = False
         self.dialog = self.dialog_entry = self.file_chooser = None
         self._network = {}
         self._console_guard.reopen()

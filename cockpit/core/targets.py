@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
+from .changes_js import REF_ENGINE
 from .errors import StaleRefError, UsageError
 from .tab import DOC_TOKEN_JS
 
@@ -35,9 +36,12 @@ def refs_used(snap: Snapshot | None, line: str) -> dict[str, dict[str, str | int
         return found
     for word in line.split()[1:]:
         ref = as_ref(word.strip("'\""))
-        node = snap.refs.get(ref) if ref else None
-        if ref and node is not None:
-            found[ref] = {"role": node.role, "name": node.name, "nth": _nth(snap, ref)}
+        if ref is None:
+            continue
+        live = snap.live(ref)  # a re-rendered element's old ref: its new one
+        node = snap.refs.get(live)
+        if node is not None:
+            found[ref] = {"role": node.role, "name": node.name, "nth": _nth(snap, live)}
     return found
 
 
@@ -60,6 +64,8 @@ async def resolve(tab: Tab, target: str):
     if ref is None:
         return await _selector(tab, target)
     snap = tab.snapshot
+    if snap is not None:
+        ref = snap.live(ref)  # re-rendered as it was: the element it has become
     if snap is None or ref not in snap.refs:
         elsewhere = [t for t in tab.session.tabs
                      if t is not tab and t.snapshot and ref in t.snapshot.refs]
@@ -71,11 +77,22 @@ async def resolve(tab: Tab, target: str):
         else:
             reason = f"@{ref} is not in this tab's last snapshot (unknown or outdated ref)"
         raise StaleRefError(f"{reason}; {NEW_SNAPSHOT}", data={"ref": ref})
-    locator = tab.page.locator(f"aria-ref={ref}")
+    # After a region snapshot Playwright's own ref map holds that region only (changes.py)
+    engine = REF_ENGINE if tab.partial_refs and not _in_frame(snap.refs[ref]) else "aria-ref"
+    locator = tab.page.locator(f"{engine}={ref}")
     # The ref map lives in Playwright's utility world, so count there; the document token
     # lives in the main world (of the top frame, also for frame refs). Both at once.
     try:
-        count, doc = await asyncio.gather(locator.count(), tab.page.evaluate(DOC_TOKEN_JS))
+        try:
+            count, doc = await asyncio.gather(locator.count(), tab.page.evaluate(DOC_TOKEN_JS))
+        except PlaywrightError:
+            if engine == "aria-ref":
+                raise
+            # our engine unknown to this context: a full look restores Playwright's map
+            await tab.page.aria_snapshot(mode="ai")
+            tab.partial_refs = False
+            locator = tab.page.locator(f"aria-ref={ref}")
+            count, doc = await asyncio.gather(locator.count(), tab.page.evaluate(DOC_TOKEN_JS))
     except PlaywrightError:  # e.g. "Invalid frame in aria-ref selector": its frame is gone
         raise StaleRefError(f"{snap.describe(ref)} belongs to a frame that is gone; "
                             f"{NEW_SNAPSHOT}", data={"ref": ref}) from None
@@ -90,6 +107,18 @@ async def resolve(tab: Tab, target: str):
         raise StaleRefError(f"{what} is ambiguous ({count} elements); {NEW_SNAPSHOT}",
                             data={"ref": ref})
     return locator
+
+
+def _in_frame(node) -> bool:
+    """Whether the element is inside an iframe (whose refs `aria-ref=` always finds: a
+    changed frame is snapshotted whole). Main-frame refs may carry a prefix too (`f4e2`
+    when the page is not the browser's first), so the tree says it, not the ref."""
+    parent = node.parent
+    while parent is not None:
+        if parent.role == "iframe":
+            return True
+        parent = parent.parent
+    return False
 
 
 async def _selector(tab: Tab, selector: str):

@@ -1,0 +1,178 @@
+"""Incremental diffs: after an action, snapshot only what it changed.
+
+A full snapshot of a big page costs about a second (Python's stdtypes.html: 7,600 refs),
+whether the action changed one line or nothing. So every document keeps a tracker
+(`changes_js`) that notes what changed since the tab's last snapshot, and after an action
+we ask every frame:
+
+- nothing changed: "No change", no snapshot at all (a changed URL alone, from the history
+  API, is still reported);
+- parts of a document changed: each part (a *region*) is snapshotted alone with
+  `locator.aria_snapshot(mode="ai")`, which gives the same refs as the full snapshot
+  (Playwright keeps an element's ref on the element), and the tab's snapshot is patched
+  with it; the diff compares the regions only;
+- a child frame changed: that frame's whole body is the region;
+- a new document, a stylesheet change, too many changes, or anything we cannot place:
+  None, and the caller takes a full snapshot as before.
+
+A region snapshot leaves Playwright's ref map of the frame (what `aria-ref=e5` finds)
+holding the region only, so the tab notes it (`Tab.partial_refs`) and `targets.resolve`
+then finds main-frame refs with our `cockpit-ref=` engine instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import TYPE_CHECKING
+
+from playwright.async_api import Error as PlaywrightError
+
+from .changes_js import QUERY_JS, REF_ENGINE, REF_ENGINE_JS
+from .diff import Diff, diff
+from .secret_fields import mask_secrets
+from .snapshot import Node, Snapshot, parse
+
+if TYPE_CHECKING:
+    from .tab import Tab
+
+log = logging.getLogger("cockpit.changes")
+
+REGION_TIMEOUT_MS = 1000  # a region was found a moment ago; if it is gone, go full
+CLIMBS = 4  # parents tried when a region's snapshot cannot be placed in the tab's
+_FRAME_PREFIX = re.compile(r"^(f\d+)e\d+$")
+
+
+async def register_ref_engine(playwright) -> None:
+    """Make `cockpit-ref=eN` known to every browser context of this Playwright."""
+    await playwright.selectors.register(REF_ENGINE, REF_ENGINE_JS, content_script=True)
+
+
+async def mark(page) -> str:
+    """Every document of the page starts over (a full snapshot follows at once); returns
+    the main frame's document token. Frames that cannot answer are skipped: a frame
+    mid-navigation will report itself as new on the next query."""
+    main = page.main_frame
+    others = [f for f in page.frames if f is not main]
+    results = await asyncio.gather(main.evaluate(QUERY_JS, True),
+                                   *(f.evaluate(QUERY_JS, True) for f in others),
+                                   return_exceptions=True)
+    if isinstance(results[0], BaseException):
+        raise results[0]
+    return str(results[0]["doc"])
+
+
+class Unplaceable(Exception):
+    """A region's snapshot does not fit the tab's snapshot: take a full one."""
+
+
+async def update(tab: Tab, before: Snapshot) -> tuple[Snapshot, Diff] | None:
+    """The tab's snapshot brought up to date from what changed since it was taken, and
+    the diff; None when only a full snapshot will do (the caller takes it)."""
+    page = tab.page
+    main = page.main_frame
+    frames = [main, *(f for f in page.frames if f is not main)]
+    states = await asyncio.gather(*(f.evaluate(QUERY_JS, False) for f in frames),
+                                  return_exceptions=True)
+    first = states[0]
+    if isinstance(first, BaseException):
+        log.debug("full snapshot: the page did not answer (%s)", first)
+        return None
+    if first["doc"] != before.doc or not first["base"]:
+        log.debug("full snapshot: a new document")  # or one never snapshotted: all new
+        return None
+    if first["global"]:
+        log.debug("full snapshot: %s", first["global"])
+        return None
+    changed_frames = []
+    for frame, state in zip(frames[1:], states[1:]):
+        if isinstance(state, BaseException):
+            return None  # a frame navigating or going away: its content is in flux
+        if not state["base"] or state["global"] or state["regions"]:
+            changed_frames.append(frame)
+    url = page.url
+    title = await page.title() if first["title"] else before.title
+    if not first["regions"] and not changed_frames:
+        if url == before.url and title == before.title:
+            return before, Diff()
+        after = Snapshot(before.roots, url=url, title=title, doc=before.doc, refs=before.refs)
+        return after, diff(before, after)
+    try:
+        swaps = await _main_regions(main, before, first["regions"])
+        swaps += await _frame_regions(changed_frames, before, swaps)
+    except (Unplaceable, PlaywrightError) as exc:
+        log.debug("full snapshot: %s", exc)
+        return None
+    after, old_part, new_part = before.patched(swaps, url=url, title=title)
+    new = Snapshot([], url=url, doc=before.doc, refs=new_part)
+    # The regions' password fields are masked by the same door as a full snapshot's
+    # (their nodes are the patched snapshot's, so it is masked too) before any diff.
+    _, looked = await mask_secrets(page, new, tab.session.redactor.learn_value, before=before)
+    if any(frame is not main for frame in looked):
+        log.debug("full snapshot: password fields looked up in a frame replaced its refs")
+        return None
+    tab.partial_refs = tab.partial_refs or bool(first["regions"]) or bool(looked)
+    return after, diff(Snapshot([], url=before.url, doc=before.doc, refs=old_part), new)
+
+
+Swap = tuple[Node, list[Node], dict[str, Node], bool]  # old node, new roots, refs, frame?
+
+
+async def _main_regions(frame, before: Snapshot, regions: list) -> list[Swap]:
+    """Snapshot each changed region of the main document, climbing to a parent when its
+    root is not an element of the tab's snapshot (it was hidden, or renamed: new ref)."""
+    swaps: list[Swap] = []
+    for path, depth in regions:
+        locator = frame.locator(path)
+        for climb in range(min(CLIMBS, depth)):
+            if climb:
+                locator = locator.locator("xpath=..")
+            text = await locator.aria_snapshot(mode="ai", timeout=REGION_TIMEOUT_MS)
+            refs: dict[str, Node] = {}
+            roots = parse(text, refs)
+            root = roots[0] if len(roots) == 1 else None
+            old = before.refs.get(root.ref) if root is not None and root.ref else None
+            if root is not None and old is not None and old.role == root.role:
+                swaps.append((old, roots, refs, False))
+                break
+        else:
+            raise Unplaceable(f"region {path} has no place in the last snapshot")
+    return _outermost(swaps)
+
+
+async def _frame_regions(frames: list, before: Snapshot, swaps: list[Swap]) -> list[Swap]:
+    """A changed child frame is snapshotted whole and put under its iframe's node."""
+    out: list[Swap] = []
+    for frame in frames:
+        text = await frame.locator("body").aria_snapshot(mode="ai", timeout=REGION_TIMEOUT_MS)
+        refs: dict[str, Node] = {}
+        roots = parse(text, refs)
+        prefix = next((m.group(1) for r in refs if (m := _FRAME_PREFIX.match(r))), None)
+        if prefix is None:
+            raise Unplaceable("a changed frame shows nothing with a ref")
+        inside = next((n for r, n in before.refs.items() if r.startswith(prefix + "e")), None)
+        node = inside.parent if inside is not None else None
+        while node is not None and node.role != "iframe":
+            node = node.parent
+        if node is None or node.ref is None:
+            raise Unplaceable(f"frame {prefix} is not in the last snapshot")
+        out.append((node, roots, refs, True))
+    return [s for s in _outermost(swaps + out) if s[3]]
+
+
+def _outermost(swaps: list[Swap]) -> list[Swap]:
+    """Drop swaps inside another one (two regions may climb to nested elements)."""
+    roots = {id(s[0]) for s in swaps}
+    kept: list[Swap] = []
+    for swap in swaps:
+        node, inner = swap[0].parent, False
+        while node is not None:
+            if id(node) in roots:
+                inner = True
+                break
+            node = node.parent
+        if not inner and all(id(k[0]) != id(swap[0]) for k in kept):
+            kept.append(swap)
+    return kept
+

@@ -1,0 +1,368 @@
+"""The page side of incremental diffs: a tracker in every document that notes which parts
+of it an action may have changed, and the query that hands those parts to Python.
+
+What can change the accessibility tree, and how the tracker learns of it:
+- DOM mutations (nodes added or removed, text, any attribute whose value really changed:
+  `class` and `style` included, since either can hide an element): a MutationObserver
+  on the document and on every shadow root (`attachShadow` is wrapped; open roots that
+  exist when tracking starts are found by a scan).
+- Values that live in properties, not attributes (a field's value, a box's checked state,
+  a select's choice): `input`/`change`/`reset`/`toggle` events, which fire whichever world
+  caused them, and the page's own setters (`el.value = ...` fires no event), wrapped.
+- Images and frames that load or fail (their boxes, and so their refs, change).
+- State that CSS reads without any mutation (`:hover`, `:focus-within`, `:checked`,
+  `:has()`...): the stylesheet rules whose selectors use such a state and whose
+  declarations can show, hide or resize something are re-matched each time, and an
+  element that entered or left one of them is a change.
+- Stylesheets themselves (a `<style>` or `<link>` changing, CSSOM calls, a resize): the
+  whole page may look different, so the query answers `global` and Python takes a full
+  snapshot, as it does for unreadable (cross-origin) stylesheets and `aria-owns`.
+
+A changed element becomes a *region*: the smallest element whose aria snapshot holds
+every line the change can touch, given how Playwright renders its AI snapshot. Hence the
+climbs in `regionOf`: past elements whose name comes from their content (a link's name is
+its text, and a new name means a new ref), past clickable (cursor: pointer) ancestors
+(Playwright treats the outermost one specially), and out of wrappers whose rendering
+depends on having a single child (Playwright unwraps and inlines those). Attribute and
+value changes start at the element's parent, because CSS sibling combinators reach the
+siblings. Regions inside shadow roots become their host.
+
+Limits, by design: a change of layout alone (an element squeezed to zero size by a
+sibling elsewhere) and a declarative shadow root added after tracking began are not seen.
+"""
+
+from __future__ import annotations
+
+# The tracker, as a function both the init script and a late install (a page opened before
+# Cockpit added its script) run. Until a baseline is set (the first snapshot of the
+# document) it only observes: the first snapshot is a full one anyway.
+TRACKER_JS = r"""
+function () {
+  if (window.__cockpitChanges) return;
+  const MAX = 400;  // changed elements past this: the page changed wholesale
+  const T = {base: false, nodes: new Set(), attrs: new Map(), values: new Set(),
+             global: '', title: false, rules: undefined, members: null, scanned: false};
+  Object.defineProperty(window, '__cockpitChanges', {value: T, enumerable: false});
+  const IGNORED = new Set(['SCRIPT', 'NOSCRIPT', 'META', 'TEMPLATE']);
+  const ignorable = (n) => n.nodeType === 8 || (n.nodeType === 1 && (IGNORED.has(n.tagName)
+    || n.id === '__cockpit_annotations'));
+  const take = (r) => {
+    if (T.global) return;
+    const t = r.target;
+    if (r.type === 'attributes') {
+      let m = T.attrs.get(t);
+      if (!m) T.attrs.set(t, m = new Map());
+      if (!m.has(r.attributeName)) m.set(r.attributeName, r.oldValue);
+    } else if (r.type === 'characterData') {
+      if (t.parentNode) T.nodes.add(t.parentNode);
+    } else {
+      let relevant = false;
+      for (const n of r.addedNodes) {
+        if (!ignorable(n)) relevant = true;
+        if (n.nodeType === 1 && n.shadowRoot) observe(n.shadowRoot);
+      }
+      for (const n of r.removedNodes) if (!ignorable(n)) relevant = true;
+      if (relevant) T.nodes.add(t);
+    }
+    if (T.nodes.size + T.attrs.size > MAX) T.global = 'many parts of the page changed';
+  };
+  const OPTS = {subtree: true, childList: true, attributes: true, attributeOldValue: true,
+                characterData: true};
+  const obs = new MutationObserver((records) => { if (T.base) for (const r of records) take(r); });
+  T.flush = () => { for (const r of obs.takeRecords()) if (T.base) take(r); };
+  const observe = (root) => { try { obs.observe(root, OPTS); } catch (e) { /* detached */ } };
+  T.observe = observe;
+  observe(document);
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (...args) {
+    const root = attach.apply(this, args);
+    observe(root);
+    return root;
+  };
+  const value = (el) => {
+    if (T.base && !T.global && el && el.nodeType === 1 && el.tagName !== 'SCRIPT') T.values.add(el);
+  };
+  for (const type of ['input', 'change', 'reset', 'toggle', 'load', 'error'])
+    document.addEventListener(type, (e) => value(e.target), true);
+  window.addEventListener('resize', () => { if (T.base) T.global = 'the window was resized'; });
+  const wrapSetter = (proto, prop) => {
+    const d = proto && Object.getOwnPropertyDescriptor(proto, prop);
+    if (!d || !d.set) return;
+    Object.defineProperty(proto, prop, {...d, set(v) { value(this); return d.set.call(this, v); }});
+  };
+  for (const p of ['value', 'checked', 'indeterminate', 'valueAsNumber', 'valueAsDate'])
+    wrapSetter(HTMLInputElement.prototype, p);
+  wrapSetter(HTMLTextAreaElement.prototype, 'value');
+  wrapSetter(HTMLSelectElement.prototype, 'value');
+  wrapSetter(HTMLSelectElement.prototype, 'selectedIndex');
+  wrapSetter(HTMLOptionElement.prototype, 'selected');
+  const wrapMethod = (proto, name, effect) => {
+    const f = proto && proto[name];
+    if (typeof f !== 'function') return;
+    proto[name] = function (...args) { effect(this); return f.apply(this, args); };
+  };
+  for (const m of ['stepUp', 'stepDown', 'setRangeText'])
+    wrapMethod(HTMLInputElement.prototype, m, value);
+  const css = () => { if (T.base) T.global = 'a stylesheet changed'; T.rules = undefined; };
+  for (const m of ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace', 'replaceSync'])
+    wrapMethod(window.CSSStyleSheet && CSSStyleSheet.prototype, m, css);
+  for (const m of ['setProperty', 'removeProperty'])
+    wrapMethod(CSSStyleDeclaration.prototype, m, function (decl) { if (decl.parentRule) css(); });
+  const adopted = Object.getOwnPropertyDescriptor(Document.prototype, 'adoptedStyleSheets');
+  if (adopted && adopted.set) {
+    Object.defineProperty(Document.prototype, 'adoptedStyleSheets',
+      {...adopted, set(v) { css(); return adopted.set.call(this, v); }});
+  }
+}
+"""
+
+# Run in a document: take what changed since the last call (or, with `mark`, only start
+# over: a full snapshot follows). Returns the document's token (see tab.DOC_TOKEN_JS),
+# whether a baseline existed, a reason when only a full snapshot will do, whether the
+# title changed, and the regions as CSS paths, each with its distance from <body>.
+QUERY_JS = r"""
+(mark) => {
+  if (!window.__cockpitChanges) (__TRACKER__)();
+  const T = window.__cockpitChanges;
+  const doc = mark ? (window.__cockpitDoc ??= Math.random().toString(36).slice(2))
+                   : (window.__cockpitDoc || '');
+  T.flush();
+  const out = {doc, base: T.base, global: T.global, title: false, regions: []};
+  const body = document.body;
+  let members;  // the rules' matches now: the next query compares with them
+  if (!mark && T.base && !T.global) collect(out);
+  // start over: the next query reports what changes from now on
+  T.nodes.clear(); T.attrs.clear(); T.values.clear(); T.global = '';
+  if (!T.scanned) {  // open shadow roots that existed before tracking began
+    T.scanned = true;
+    for (const el of document.querySelectorAll('*')) if (el.shadowRoot) T.observe(el.shadowRoot);
+  }
+  if (members === undefined) members = match();
+  if (members === null && !out.global && !mark) out.global = 'a stylesheet Cockpit cannot read';
+  T.members = members;
+  T.base = true;
+  return out;
+
+  // Stylesheet rules that match on a state no mutation reports, and that can show, hide
+  // or resize what they match; null when a stylesheet cannot be read.
+  function rules() {
+    if (T.rules !== undefined) return T.rules;
+    const STATE = new RegExp(':(hover|focus|focus-within|focus-visible|active|target|' +
+      'target-within|checked|indeterminate|valid|invalid|user-valid|user-invalid|' +
+      'placeholder-shown|autofill|-webkit-autofill|in-range|out-of-range|has|popover-open|' +
+      'modal|open|closed|fullscreen|picture-in-picture|playing|paused|default|blank|state)\\b');
+    const SHOWS = new RegExp('^(display|visibility|content|width|height|min-|max-|' +
+      'inline-size|block-size|overflow|clip|transform|scale|font-size|zoom|pointer-events)');
+    const PSEUDO = /::?(before|after|marker|placeholder|first-line|first-letter)\b/g;
+    const found = new Set();
+    let unreadable = false;
+    const visit = (list) => {
+      for (const r of list) {
+        if (r.styleSheet) { try { visit(r.styleSheet.cssRules); } catch (e) { unreadable = true; } }
+        if (r.selectorText !== undefined && r.style && STATE.test(r.selectorText)) {
+          for (let i = 0; i < r.style.length; i++) {
+            if (SHOWS.test(r.style[i])) {
+              found.add(r.selectorText.replace(PSEUDO, ''));
+              break;
+            }
+          }
+        }
+        if (r.cssRules && r.cssRules.length) visit(r.cssRules);
+      }
+    };
+    for (const s of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+      try { visit(s.cssRules); } catch (e) { unreadable = true; }
+    }
+    T.rules = unreadable || found.size > 300 ? null : [...found];
+    return T.rules;
+  }
+
+  function match() {
+    const list = rules();
+    if (list === null) return null;
+    const sets = new Map();
+    for (const sel of list) {
+      try { sets.set(sel, new Set(document.querySelectorAll(sel))); }
+      catch (e) { T.rules = null; return null; }  // e.g. a nested rule's `&`
+    }
+    return sets;
+  }
+
+  function collect(out) {
+    const starts = [];  // [element, its name may have changed]
+    for (const n of T.nodes) {
+      if (n === document || n === document.documentElement || n === body) {
+        out.global = 'the page changed as a whole';
+        return;
+      }
+      const el = n.nodeType === 1 ? n : (n.host || n.parentElement);
+      if (!el || !el.isConnected) continue;
+      if (el.closest('head')) {
+        if (el.closest('title')) { out.title = true; continue; }
+        if (el.closest('style') || n === document.head) return sheet(out);
+        continue;  // scripts, metadata
+      }
+      if (el.tagName === 'STYLE' || el.tagName === 'LINK') return sheet(out);
+      starts.push([el, false]);
+    }
+    for (const [el, names] of T.attrs) {
+      if (!el.isConnected) continue;
+      let changed = false;
+      for (const [name, old] of names) if (el.getAttribute(name) !== old) { changed = true; break; }
+      if (!changed) continue;
+      if (el.closest('title')) { out.title = true; continue; }
+      if (el === body || el === document.documentElement || el.closest('head') ||
+          el.tagName === 'STYLE' || el.tagName === 'LINK' || names.has('id') || names.has('for')) {
+        out.global = 'the page changed as a whole';
+        return;
+      }
+      starts.push([el, true]);
+    }
+    for (const el of T.values) {
+      if (!el.isConnected) continue;
+      if (el.tagName === 'LINK' || el.tagName === 'STYLE') return sheet(out);
+      starts.push([el, true]);
+    }
+    const before = T.members, now = members = match();
+    if (before === null || now === null) return whole(out, 'a stylesheet Cockpit cannot read');
+    for (const [sel, set] of now) {
+      const old = before.get(sel);
+      if (!old) { out.global = 'a stylesheet changed'; return; }
+      for (const el of set) if (!old.has(el)) starts.push([el, true]);
+      for (const el of old) if (!set.has(el) && el.isConnected) starts.push([el, true]);
+    }
+    if (!starts.length) return;
+    if (document.querySelector('[aria-owns]')) { out.global = 'the page uses aria-owns'; return; }
+    // names that come from elsewhere: aria-labelledby, <label for>
+    const labelled = [];
+    for (const el of document.querySelectorAll('[aria-labelledby], label[for]')) labelled.push(el);
+    const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
+    const cursor = new Map();
+    const pointer = (el) => {
+      if (!cursor.has(el)) cursor.set(el, getComputedStyle(el).cursor === 'pointer');
+      return cursor.get(el);
+    };
+    const NFC_TAGS = new Set(['A', 'BUTTON', 'SUMMARY', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6',
+      'TD', 'TH', 'TR', 'OPTION', 'LABEL']);
+    const NFC_ROLES = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell',
+      'heading', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio',
+      'row', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem']);
+    const NAMES_PARENT = new Set(['LEGEND', 'CAPTION', 'FIGCAPTION', 'SUMMARY']);
+    const SEMANTIC = new Set(['ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BUTTON', 'CODE', 'DD',
+      'DETAILS', 'DIALOG', 'DT', 'EM', 'FIELDSET', 'FIGURE', 'H1', 'H2', 'H3', 'H4', 'H5',
+      'H6', 'HR', 'INPUT', 'LI', 'MAIN', 'MENU', 'NAV', 'OL', 'OPTION', 'P', 'SELECT',
+      'STRONG', 'TABLE', 'TBODY', 'TD', 'TEXTAREA', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL']);
+    const nfc = (el) => {
+      const role = el.getAttribute('role');
+      return role ? NFC_ROLES.has(role) : NFC_TAGS.has(el.tagName) ||
+        el.hasAttribute('aria-labelledby');
+    };
+    const generic = (el) => {
+      const role = el.getAttribute('role');
+      if (role) return /^(generic|none|presentation)$/.test(role);
+      return !(SEMANTIC.has(el.tagName) || (el.tagName === 'A' && el.hasAttribute('href')));
+    };
+    const kids = (el) => {
+      let n = 0;
+      for (const c of el.childNodes) {
+        if (c.nodeType === 3 ? /\S/.test(c.data) : c.nodeType === 1 && (
+            getComputedStyle(c).display === 'contents' ||
+            c.checkVisibility({visibilityProperty: true}))) n++;
+        if (n > 1) break;
+      }
+      return n;
+    };
+    const regionOf = (el, renamed) => {
+      let r = renamed ? up(el) : el;
+      for (let a = r; a && a !== body; a = up(a)) {
+        if (NAMES_PARENT.has(a.tagName)) r = up(up(a)) || body;
+        else if (nfc(a)) r = up(a) || body;
+      }
+      let top = null;
+      for (let a = r && up(r); a && a !== body; a = up(a)) if (pointer(a)) top = a;
+      if (top) r = top;
+      while (r && r !== body && r !== document.documentElement) {
+        const p = up(r);
+        if (!p || p === body) break;
+        if ((generic(r) && kids(r) <= 1) || kids(p) <= 1) { r = p; continue; }
+        break;
+      }
+      while (r && r.getRootNode() !== document) r = r.getRootNode().host;
+      return r && body && body.contains(r) ? r : body;
+    };
+    const regions = [];
+    const add = (el, renamed) => {
+      const r = regionOf(el, renamed);
+      if (r === body) return false;
+      regions.push(r);
+      return true;
+    };
+    for (const [el, renamed] of starts) if (!add(el, renamed)) return whole(out);
+    for (const el of labelled) {  // a label changed: what it names changed too
+      const from = el.tagName === 'LABEL' ? [el] : (el.getAttribute('aria-labelledby') || '')
+        .split(/\s+/).map((id) => id && document.getElementById(id)).filter(Boolean);
+      const target = el.tagName === 'LABEL' ? el.control : el;
+      if (target && from.some((f) => regions.some((r) => r.contains(f) || f.contains(r)))) {
+        if (!add(target, true)) { out.global = 'the page changed as a whole'; return; }
+      }
+    }
+    const kept = regions.filter((r, i) => !regions.some((o, j) => o !== r && o.contains(r))
+      && regions.indexOf(r) === i);
+    if (kept.length > 12) { out.global = 'many parts of the page changed'; return; }
+    for (const r of kept) {
+      let depth = 0;
+      for (let a = r; a && a !== body; a = a.parentElement) depth++;
+      out.regions.push([path(r), depth]);
+    }
+  }
+
+  function sheet(out) { out.global = 'a stylesheet changed'; }
+  function whole(out, why) { out.global = why || 'the page changed as a whole'; }
+
+  function path(el) {
+    const parts = [];
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+      if (e.id && document.getElementById(e.id) === e) {
+        parts.unshift('#' + CSS.escape(e.id));
+        break;
+      }
+      if (e === document.documentElement) { parts.unshift('html'); break; }
+      const i = Array.prototype.indexOf.call(e.parentElement.children, e) + 1;
+      parts.unshift(CSS.escape(e.localName) + ':nth-child(' + i + ')');
+    }
+    return parts.join(' > ');
+  }
+}
+""".replace("__TRACKER__", TRACKER_JS.strip())
+
+# The init script: installed in every document of every frame, from its first line.
+INIT_JS = f"({TRACKER_JS.strip()})();"
+
+# A selector engine (`cockpit-ref=e5`) that finds the element a ref names by the mark
+# Playwright leaves on it in its utility world, where content-script engines run. Needed
+# because `aria-ref=` only knows the last snapshot taken in a frame, and after a region
+# snapshot that is the region. Elements found are checked against our own snapshot first.
+REF_ENGINE = "cockpit-ref"
+REF_ENGINE_JS = r"""{
+  queryAll(root, ref) {
+    const cache = globalThis.__cockpitRefCache || (globalThis.__cockpitRefCache = new Map());
+    const hit = cache.get(ref);
+    const el = hit && hit.deref();
+    if (el && el.isConnected && el._ariaRef && el._ariaRef.ref === ref &&
+        (root === el || root.contains(el))) return [el];
+    const found = [];
+    const walk = (r) => {
+      for (const e of r.querySelectorAll('*')) {
+        const mark = e._ariaRef;
+        if (mark) {
+          cache.set(mark.ref, new WeakRef(e));
+          if (mark.ref === ref) found.push(e);
+        }
+        if (e.shadowRoot) walk(e.shadowRoot);
+      }
+    };
+    walk(root);
+    if (root.nodeType === 1 && root._ariaRef && root._ariaRef.ref === ref) found.unshift(root);
+    return found;
+  }
+}"""
