@@ -92,6 +92,7 @@ class Session:
         self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
         self.trace_parts = 0
         self.switching = False  # relaunching the browser (handoff): its old pages close
+        self.held_pages: list | None = None  # new pages no tab adopts (core/recycle.py)
         self.handoff = Handoff(self)
         self.recovery = Recovery(self)  # a hung, crashed or killed browser comes back
         self.closing = False
@@ -315,6 +316,9 @@ class Session:
 
     # --- tabs -------------------------------------------------------------------------
     def _adopt(self, page) -> None:
+        if self.held_pages is not None:  # a page being opened for a tab that has one
+            self.held_pages.append(page)
+            return
         tab = Tab(self, page, next(self._tab_ids))
         self.tabs.append(tab)
         if self.user_agent:

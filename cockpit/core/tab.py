@@ -63,6 +63,10 @@ class Tab:
         self.acting: asyncio.Task | None = None  # the task running a command on this tab
         self.cancelled_for_dialog = False
         self._network: dict[Any, NetworkEntry] = {}
+        # Playwright keeps each request (and its response) of a page until the page
+        # closes: core/recycle.py gives the tab a fresh page past a bound
+        self.requests_seen = 0
+        self.earlier_url: str | None = None  # where the page before a recycled one was
         self._console_guard = FloodGuard(CONSOLE_FLOOD_PER_S)
         self._console_pause = CONSOLE_PAUSE_S  # grows while a flood goes on
         self._console_reopened = float("-inf")
@@ -162,6 +166,8 @@ class Tab:
         self.partial_refs = False
         self.dialog = self.dialog_entry = self.file_chooser = None
         self._network = {}
+        self.requests_seen = 0
+        self.earlier_url = None
         self._console_guard.reopen()
         self._attach()
 
@@ -262,6 +268,7 @@ class Tab:
     def _on_request(self, request) -> None:
         entry = NetworkEntry(self.id, request.method, cut(request.url), request.resource_type)
         self._network[request] = entry
+        self.requests_seen += 1
         self.session.buffers.network.add(entry)
         is_nav = request.is_navigation_request() and request.frame == self.page.main_frame
         for watch in self.session.watches:

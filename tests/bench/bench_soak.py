@@ -1,15 +1,19 @@
 """Soak benchmark (run by hand): python tests/bench/bench_soak.py [soak|flood|both]
-                                    [--commands N] [--cap N]
+                                    [--commands N] [--cap N] [--recycle N]
 
 Two figures, each on a real headless Chromium and the demo site:
 
   soak: N mixed commands (default 10,000: goto, snapshot -i, click and fill by ref, js,
     text, console, tabs, status, an unknown command, a missing ref) through a LiveSession
-    (control server, recorder, the lot), the process's RSS sampled every 250 commands.
-    The control server keeps the commands of the last `--cap` commands (default 2,000
-    here, so the steady state is reached within the run; the shipped cap is 10,000 and
-    the same code bounds it). Reported: MB per 1,000 commands before the cap and after
-    it (a least-squares slope over the samples; target after the cap: flat, ~0).
+    (control server, recorder, the lot), memory sampled every 250 commands: our Python
+    process, Playwright's Node driver and the browser (all its processes), each as PSS
+    (shared pages split between the processes, so the sum is honest). The control server
+    keeps the commands of the last `--cap` commands (default 2,000 here, so the steady
+    state is reached within the run; the shipped cap is 10,000 and the same code bounds
+    it); a tab's page is recycled at a goto past `--recycle` requests (default 300 here,
+    shipped 1,000: core/recycle.py). Reported: MB per 1,000 commands before the cap and
+    after it, per process and in total (a least-squares slope over the samples; target
+    after the cap: flat, ~0).
   flood: the TUI on a real session; `js for(let i=0;i<100000;i++)console.log('x'+i)`
     runs while keys are typed into the prompt, one every 50 ms, until it ends. Reported: keystroke
     echo p50/p95/max (ms, key event to `prompt.value` holding it), the same with no
@@ -37,6 +41,7 @@ from textual import events
 
 from cockpit.cli.live import LiveSession, SessionOptions
 from cockpit.control import server as server_module
+from cockpit.core import recycle
 from cockpit.demo.server import DemoSite
 
 FLOOD = "js for(let i=0;i<100000;i++)console.log('x'+i)"
@@ -50,6 +55,44 @@ def rss_mb() -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+def pss_mb(pid: int | str) -> float:
+    """A process's proportional set size (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as stat:
+                    ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid == pid:
+                found.append(int(name))
+    return found
+
+
+def memory() -> tuple[float, float, float]:
+    """MB of (this process, Playwright's driver, the browser's processes)."""
+    driver = next((pid for pid in children(os.getpid())
+                   if b"run-driver" in Path(f"/proc/{pid}/cmdline").read_bytes()), None)
+    browser, todo = 0.0, children(driver) if driver else []
+    while todo:
+        pid = todo.pop()
+        browser += pss_mb(pid)
+        todo += children(pid)
+    return pss_mb("self"), pss_mb(driver) if driver else 0.0, browser
 
 
 def peak_mb() -> float:
@@ -72,25 +115,30 @@ def mixed(site_url: str, i: int) -> str:
             "status", "nosuchcommand", "click @e999", "title"][i % 12]
 
 
-async def soak(commands: int, cap: int) -> None:
+async def soak(commands: int, cap: int, recycle_after: int) -> None:
     server_module.COMMAND_HISTORY = 3 * cap  # queued, started, finished: 3 events each
+    recycle.RECYCLE_AFTER = recycle_after
     with DemoSite() as site:
-        async with LiveSession(SessionOptions(name="bench-soak")) as live:
-            samples: list[tuple[int, float]] = []
+        async with LiveSession(SessionOptions(name=f"bench-soak-{os.getpid()}")) as live:
+            samples: list[tuple[int, tuple[float, float, float]]] = []
             began = time.perf_counter()
             for i in range(commands):
                 await live.session.run(mixed(site.url, i), source="script")
                 if i % 250 == 249:
                     gc.collect()
-                    samples.append((i + 1, rss_mb()))
+                    samples.append((i + 1, memory()))
             seconds = time.perf_counter() - began
-    warm = [p for p in samples if 500 <= p[0] <= cap]
-    after = [p for p in samples if p[0] > cap + 500]
-    print(f"soak: {commands} commands in {seconds:.0f} s; history cap {cap} commands")
-    print(f"  RSS {samples[0][1]:.0f} MB at {samples[0][0]}, {samples[-1][1]:.0f} MB at "
-          f"{samples[-1][0]}; peak {peak_mb():.0f} MB")
-    print(f"  MB per 1,000 commands: {slope(warm):.2f} before the cap, "
-          f"{slope(after):.2f} after it")
+    print(f"soak: {commands} commands in {seconds:.0f} s; history cap {cap} commands, "
+          f"a fresh page past {recycle_after} requests")
+    parts = ("python", "driver", "browser")
+    for n, name in enumerate((*parts, "total")):
+        points = [(i, sum(m) if n == 3 else m[n]) for i, m in samples]
+        warm = [p for p in points if 500 <= p[0] <= cap]
+        after = [p for p in points if p[0] > cap + 500]
+        print(f"  {name:8} {points[0][1]:6.0f} MB at {points[0][0]}, {points[-1][1]:6.0f} MB "
+              f"at {points[-1][0]}; MB per 1,000 commands: {slope(warm):6.2f} before the "
+              f"cap, {slope(after):6.2f} after it")
+    print(f"  peak RSS of this process {peak_mb():.0f} MB")
 
 
 async def flood() -> None:
@@ -151,11 +199,12 @@ def main() -> None:
     parser.add_argument("part", nargs="?", default="both", choices=("soak", "flood", "both"))
     parser.add_argument("--commands", type=int, default=10_000)
     parser.add_argument("--cap", type=int, default=2_000)
+    parser.add_argument("--recycle", type=int, default=300)
     args = parser.parse_args()
     if args.part in ("flood", "both"):  # first: its peak RSS is its own
         asyncio.run(flood())
     if args.part in ("soak", "both"):
-        asyncio.run(soak(args.commands, args.cap))
+        asyncio.run(soak(args.commands, args.cap, args.recycle))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from urllib.parse import urljoin, urlsplit
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import CommandError, UsageError
+from ..recycle import recycle_if_due
 from ..registry import URL, Arg, command
 from ..result import Outcome
 from ..settle import LOAD_CAP_S
@@ -69,6 +70,7 @@ async def wait_loaded(page, url: str) -> None:
          tool="browser_navigate")
 async def goto(ctx, a) -> Outcome:
     url = normalize_url(a.url, ctx.page.url)
+    await recycle_if_due(ctx.session, ctx.needs_tab())  # a long-lived page: a fresh one
     try:
         try:
             response = await ctx.page.goto(url, wait_until="commit",
@@ -98,8 +100,15 @@ async def goto(ctx, a) -> Outcome:
 
 async def _history(ctx, forward: bool) -> Outcome:
     move = ctx.page.go_forward if forward else ctx.page.go_back
+    tab, was = ctx.needs_tab(), ctx.page.url
     try:
         response = await move(wait_until="commit", timeout=NAVIGATION_TIMEOUT_MS)
+        if response is None and not forward and tab.earlier_url and \
+                ctx.page.url in (was, "about:blank"):
+            # a recycled page (core/recycle.py): its history starts (blank) at the goto
+            url, tab.earlier_url = tab.earlier_url, None
+            response = await ctx.page.goto(url, wait_until="commit",
+                                           timeout=NAVIGATION_TIMEOUT_MS)
     except PlaywrightError as exc:
         raise navigation_error(exc, "the previous page") from None
     if response is None and not forward and ctx.page.url == "about:blank":

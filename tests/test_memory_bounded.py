@@ -1,0 +1,65 @@
+"""A long session holds a bounded number of Playwright objects (issue 16: memory flat past
+the history cap). Playwright keeps every request and response of a page alive until the
+page closes; core/recycle.py gives a tab a fresh page at a goto past a bound."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+
+import pytest
+from conftest import ok
+
+from cockpit.core import recycle
+
+BOUND = 8  # requests a page may make before its next goto gets a fresh page (the test's)
+
+
+def playwright_objects(session) -> collections.Counter:
+    """Live Playwright objects of the session's connection, by type (Request, Response...)."""
+    connection = session.active.page._impl_obj._connection
+    return collections.Counter(type(o).__name__ for o in connection._objects.values())
+
+
+async def held_requests(session, at_most: int) -> int:
+    """Requests Playwright still holds, once the closed pages' objects are released."""
+    for _ in range(100):  # a closed page releases its objects a moment later
+        count = playwright_objects(session)["Request"]
+        if count <= at_most:
+            return count
+        await asyncio.sleep(0.05)
+    return count
+
+
+@pytest.fixture
+def small_bound(monkeypatch):
+    monkeypatch.setattr(recycle, "RECYCLE_AFTER", BOUND)
+
+
+async def test_requests_held_by_playwright_stay_bounded_over_many_gotos(s, site, small_bound):
+    tab_id = s.active.id
+    for i in range(40):  # each goto of /login makes requests: ~80 in all
+        await ok(s, f"goto {site.url}/login?n={i}")
+    # at most one page's worth: the bound, plus what the last goto and its page made
+    assert await held_requests(s, 2 * BOUND + 6) <= 2 * BOUND + 6
+    assert playwright_objects(s)["Response"] <= 2 * BOUND + 6
+    # the same tab all along: same id, one tab, the agent sees nothing change
+    assert [t.id for t in s.tabs] == [tab_id]
+    assert s.active.url == f"{site.url}/login?n=39"
+    network = (await ok(s, "network --filter n=39")).output
+    assert "login?n=39" in network  # the fresh page's requests are still logged
+
+
+async def test_a_fresh_page_keeps_session_storage_and_one_step_of_history(s, site, small_bound):
+    await ok(s, f"goto {site.url}/login")
+    await ok(s, "js sessionStorage.setItem('draft', 'kept')")
+    while s.active.requests_seen < BOUND:
+        await ok(s, f"goto {site.url}/login?more={s.active.requests_seen}")
+    before = s.active.url
+    old_page = s.active.page
+    await ok(s, f"goto {site.url}/report")
+    assert s.active.page is not old_page  # it was recycled
+    assert (await ok(s, "js sessionStorage.getItem('draft')")).output == "kept"
+    r = await ok(s, "back")  # the fresh page's history starts at the goto: one step back
+    assert r.data["url"] == before
+    await ok(s, "snapshot -i")  # refs work on the page it went back to
