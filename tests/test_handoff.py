@@ -98,6 +98,12 @@ async def test_state_round_trip_with_three_tabs(fresh, site, display):
     assert f"{site.url}/report" in result.output  # the tab the human opened is reported
     kinds = [e.kind for e in s.events]
     assert kinds.index(ev.HANDOFF) < kinds.index(ev.RESUMED)
+    # the restored sessionStorage was put back once: a page that empties it and reloads
+    # gets it empty (the restore script was removed after its load)
+    first = s.tabs[0].page
+    await first.evaluate("() => sessionStorage.clear()")
+    await first.reload()
+    assert (await first.evaluate(STORAGE))[1] is None
 
 
 async def test_agent_waits_during_handoff_and_gets_the_diff(fresh, site, display):

@@ -156,7 +156,7 @@ async def _open(page, state: TabState) -> None:
     finally:
         if script is not None:  # later documents of this tab must not be refilled
             with tolerated("removing the session-storage script", log):
-                await script.dispose()
+                await script.close()  # the API object has close(), not dispose()
 
 
 def not_ours(session: Session) -> str:
