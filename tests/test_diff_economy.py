@@ -15,7 +15,9 @@ from conftest import fails, ok, ref_of
 # do), a "Delete all" behind a confirm, and a status line that says when it is done.
 TASKS = """<!doctype html><title>tasks</title><main><h1>Tasks</h1>
 <ul id=list aria-label=Tasks></ul><button id=all>Delete all</button><p id=done role=status></p>
-<p>Done <span id=count>0</span></p></main><script>
+<p>Done <span id=count>0</span></p><fieldset id=keep></fieldset></main><script>
+for (let i = 1; i <= 10; i++) keep.insertAdjacentHTML('beforeend',
+  `<label><input type=checkbox checked> Keep ${i}</label>`);
 let tasks = ['Write the report', 'Call the bank', 'Book the flight', 'Pay the rent',
              'Water the plants', 'Feed the cat'];
 let numbered = false;
@@ -34,7 +36,8 @@ function render() {
   });
 }
 all.onclick = () => { if (!confirm('Delete all tasks?')) return; tasks = []; render();
-  done.textContent = 'All deleted'; };
+  done.textContent = 'All deleted';
+  keep.querySelectorAll('input').forEach((box) => { box.checked = false; }); };
 window.renumber = () => { numbered = true; render(); };
 render();
 </script>"""
@@ -72,6 +75,9 @@ async def test_a_ref_given_before_a_list_re_rendered_finds_its_element(tasks):
         ref_of(s, "button", "Archive Pay the rent")
     first = await ok(s, f"click {book}")
     assert "Archive Book the flight" in first.output
+    # the row went with its button: one line, named by what the row held
+    assert re.search(r'^- @(?:f\d+)?e\d+ listitem \(with @(?:f\d+)?e\d+ button '
+                     r'"Archive Book the flight"\)$', first.output, re.M), first.output
     _live_refs_only(s, first.output)
     assert rent[1:] not in s.active.snapshot.refs  # the row is a new element: a new ref
     # the agent still holds the ref it was given: it finds the re-rendered button, and the
@@ -105,14 +111,16 @@ async def test_a_cut_diff_keeps_the_news_and_says_what_it_left_out(tasks):
     assert "dialog" in opened.output
     result = await ok(s, "dialog accept")
     d = result.data["diff"]
-    assert d["removed"] >= 12, d  # six rows and their buttons: more than a result shows
+    assert d["removed"] >= 12, d  # six rows and their buttons, and ten boxes unchecked
     lines = result.output.splitlines()
     assert any("All deleted" in line for line in lines), result.output  # the news, kept
+    # the list went with its rows: one line says so (the data keeps every removal), and
+    # removals are what a cut leaves out first
     cut = [line for line in lines if line.startswith("… ")]
     assert cut, result.output
     shown = sum(1 for line in lines if line[:2] in ("+ ", "- ", "~ "))
     left = int(re.search(r"… (\d+) more lines", cut[0]).group(1))
-    assert shown + left == len(d["changes"]) and "snapshot -D" in cut[0]
+    assert shown + left + 12 == len(d["changes"]) and "snapshot -D" in cut[0]
     # what it left out is there in full
     full = await ok(s, "snapshot -D")
     assert len([line for line in full.output.splitlines() if line[:2] == "- "]) == d["removed"]

@@ -110,12 +110,15 @@ class Diff:
         lines = [self.summary]
         if self.new_page and limit is not None:
             return lines[0]  # a whole new page is better read with `snapshot`
-        shown = self.changes
-        if limit is not None and len(shown) > limit:
-            shown = sorted(shown, key=_news)[:limit]  # stable: document order within a rank
-        lines += [c.line for c in shown]
-        if len(shown) < len(self.changes):
-            lines.append(f"… {len(self.changes) - len(shown)} more lines (`snapshot -D` shows "
+        if limit is None:  # `snapshot -D`: every change on its own line
+            return "\n".join(lines + [c.line for c in self.changes])
+        told = _folded(self.changes)
+        shown = told
+        if len(shown) > limit:  # stable: document order within a rank
+            shown = sorted(shown, key=lambda pair: _news(pair[0]))[:limit]
+        lines += [line for _, line in shown]
+        if len(shown) < len(told):
+            lines.append(f"… {len(told) - len(shown)} more lines (`snapshot -D` shows "
                          "them all; so does the result data)")
         return "\n".join(lines)
 
@@ -125,6 +128,34 @@ class Diff:
                 "added": self.count("added"), "removed": self.count("removed"),
                 "changed": self.count("changed"),
                 "changes": [c.to_json() for c in self.changes]}
+
+
+def _folded(changes: list[Change]) -> list[tuple[Change, str]]:
+    """Each change with its line, where an element removed with its removed parent is told
+    on the parent's line: `- @e8 list "Tasks" (and 6 inside)`, or for a parent without a
+    name, what it held: `- @e13 listitem (with @e14 button "Archive Pay the rent")`. The
+    agent needs what went away, not each piece of it (the result data keeps them all).
+    Removals come in document order, so a parent's own come right after it."""
+    told: list[tuple[Change, str]] = []
+    groups: list[tuple[int, Change, list[Change]]] = []  # (place in told, parent, inside)
+    for change in changes:
+        if change.kind == "removed" and change.inside and groups:
+            groups[-1][2].append(change)
+            continue
+        if change.kind == "removed":
+            groups.append((len(told), change, []))
+        told.append((change, change.line))
+    for at, parent, inside in groups:
+        if not inside:
+            continue
+        named = next((c for c in inside if c.name), None) if not parent.name else None
+        more = len(inside) - (1 if named else 0)
+        says = [f"with {named.line[2:]}"] if named else []
+        if more:
+            says.append(f"{'and ' if named or parent.name else ''}{more} "
+                        f"{'more ' if named else ''}inside")
+        told[at] = (parent, f"{parent.line} ({' '.join(says)})")
+    return told
 
 
 def _news(change: Change) -> int:
