@@ -32,6 +32,9 @@ async def login(s, site):
 async def test_goto_url_title_back_forward_reload(s, site):
     r = await ok(s, f"goto {site.url}/")
     assert r.data["url"] == f"{site.url}/" and "Cockpit Demo" in r.output
+    # the new page's URL is said once (`opened URL`), not again in the diff's summary
+    assert r.output.count(f"{site.url}/") == 1 and "\nnew page," in r.output, r.output
+    assert r.data["diff"]["summary"].startswith(f"new page {site.url}/")  # JSON: whole
     assert (await ok(s, "url")).output == f"{site.url}/"
     assert "Cockpit Demo" in (await ok(s, "title")).output
     await ok(s, "goto /report")  # a path is resolved against the current page

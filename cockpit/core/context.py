@@ -46,6 +46,16 @@ class Context:
             return snapshot.describe(ref)
         return f"@{ref}" if ref else f"`{target}`"
 
+    def named(self, target: str) -> str:
+        """How a typing command's result names its target: the ref the agent gave, which
+        it knows; described in full when it now names a re-rendered element under another
+        ref, or when the target is a selector."""
+        ref = as_ref(target)
+        snapshot = self.needs_tab().snapshot
+        if ref and snapshot and snapshot.live(ref) == ref and ref in snapshot.refs:
+            return f"@{ref}"
+        return self.describe(target)
+
     async def locate(self, target: str):
         return await resolve(self.needs_tab(), target)
 

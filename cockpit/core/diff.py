@@ -92,11 +92,15 @@ class Diff:
 
     @property
     def summary(self) -> str:
+        return self._summary()
+
+    def _summary(self, url_said: bool = False) -> str:
         if self.empty:
             return "No change"
         parts = []
         if self.new_page:
-            parts.append(f"new page {self.url[1] if self.url else ''}".rstrip())
+            parts.append(f"new page {self.url[1] if self.url and not url_said else ''}"
+                         .rstrip())
         elif self.url:
             parts.append(f"URL {self.url[0]} -> {self.url[1]}")
         if self.changes:
@@ -104,10 +108,13 @@ class Diff:
                          f"~{self.count('changed')}")
         return ", ".join(parts)
 
-    def text(self, limit: int | None = None) -> str:
+    def text(self, limit: int | None = None, *, said: str = "") -> str:
         """The summary and a line per change; past `limit` lines, the ones the agent could
-        least predict are kept (new words first, removals last) and the cut is said."""
-        lines = [self.summary]
+        least predict are kept (new words first, removals last) and the cut is said.
+        `said`: what the result says already (`opened URL`): a new page's URL in it is
+        not said twice."""
+        lines = [self._summary(url_said=bool(self.url and self.url[1] and
+                                             self.url[1] in said))]
         if self.new_page and limit is not None:
             return lines[0]  # a whole new page is better read with `snapshot`
         if limit is None:  # `snapshot -D`: every change on its own line

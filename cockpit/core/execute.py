@@ -173,7 +173,7 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
     if after is not None and d is not None:
         _drop_expected(d, inv, outcome, after)
         data["diff"] = d.to_json()
-        lines.append(d.text(limit=SHOWN_IN_TEXT))
+        lines.append(d.text(limit=SHOWN_IN_TEXT, said="\n".join(lines)))
         active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
     return await _with_needs(session, active, Outcome("\n".join(lines), data))
 

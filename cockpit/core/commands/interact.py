@@ -38,7 +38,7 @@ async def dblclick(ctx, a) -> Outcome:
          tool="browser_fill")
 async def fill(ctx, a) -> Outcome:
     return await _into(ctx, a.target, lambda loc: loc.fill(a.text, timeout=ctx.timeout),
-                       f"filled {ctx.describe(a.target)}")
+                       f"filled {ctx.named(a.target)}")
 
 
 # A password field's value must never reach a recording: the step says so in its data,
@@ -72,7 +72,7 @@ async def _is_password(loc) -> bool:
 async def type_(ctx, a) -> Outcome:
     return await _into(ctx, a.target, lambda loc: loc.press_sequentially(
         a.text, delay=a.delay or 0, timeout=ctx.timeout),
-        f"typed {len(a.text)} characters into {ctx.describe(a.target)}")
+        f"typed {len(a.text)} characters into {ctx.named(a.target)}")
 
 
 @command("press", "interact", "Press a key or chord, on an element or the focused one.",
