@@ -115,3 +115,20 @@ def test_render_round_trips_playwright_quoting():
     text = ('- paragraph [ref=e1]:\n  - text: "See also:"\n  - link "x" [ref=e2]:\n'
             '    - /url: "#section-4"\n  - text: ","\n  - code [ref=e3]: "[bold]: yes"')
     assert render(snap(text), View()) == text
+
+
+def test_a_result_tells_a_removed_subtree_on_one_line():
+    """A row removed with its button: one line naming what it held; a named list with its
+    rows: one line with how many went inside. `snapshot -D` (no limit) lists every one."""
+    from cockpit.core.diff import Change, Diff
+    d = Diff(changes=[Change("removed", "e13", "listitem", ""),
+                      Change("removed", "e14", "button", "Archive Pay the rent", inside=True),
+                      Change("removed", "e8", "list", "Tasks"),
+                      Change("removed", "e9", "listitem", "", inside=True),
+                      Change("removed", "e10", "button", "Archive X", inside=True)])
+    lines = d.text(limit=8).splitlines()
+    assert lines[1:] == ['- @e13 listitem (with @e14 button "Archive Pay the rent")',
+                         '- @e8 list "Tasks" (and 2 inside)']
+    said = d.text(limit=8, said='clicked @e14 (button "Archive Pay the rent")')
+    assert "- @e13 listitem (with @e14)" in said
+    assert len(d.text().splitlines()) == 6  # every removal, for snapshot -D

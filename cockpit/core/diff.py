@@ -9,6 +9,7 @@ name under the same parent is the same element, reported under its new ref.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,7 +120,7 @@ class Diff:
             return lines[0]  # a whole new page is better read with `snapshot`
         if limit is None:  # `snapshot -D`: every change on its own line
             return "\n".join(lines + [c.line for c in self.changes])
-        told = _folded(self.changes)
+        told = _folded(self.changes, said)
         shown = told
         if len(shown) > limit:  # stable: document order within a rank
             shown = sorted(shown, key=lambda pair: _news(pair[0]))[:limit]
@@ -137,12 +138,13 @@ class Diff:
                 "changes": [c.to_json() for c in self.changes]}
 
 
-def _folded(changes: list[Change]) -> list[tuple[Change, str]]:
+def _folded(changes: list[Change], said: str = "") -> list[tuple[Change, str]]:
     """Each change with its line, where an element removed with its removed parent is told
     on the parent's line: `- @e8 list "Tasks" (and 6 inside)`, or for a parent without a
     name, what it held: `- @e13 listitem (with @e14 button "Archive Pay the rent")`. The
     agent needs what went away, not each piece of it (the result data keeps them all).
-    Removals come in document order, so a parent's own come right after it."""
+    Removals come in document order, so a parent's own come right after it. An element
+    the result named already (`clicked @e14 (button …)`) is named by its ref alone."""
     told: list[tuple[Change, str]] = []
     groups: list[tuple[int, Change, list[Change]]] = []  # (place in told, parent, inside)
     for change in changes:
@@ -157,7 +159,8 @@ def _folded(changes: list[Change]) -> list[tuple[Change, str]]:
             continue
         named = next((c for c in inside if c.name), None) if not parent.name else None
         more = len(inside) - (1 if named else 0)
-        says = [f"with {named.line[2:]}"] if named else []
+        known = named is not None and re.search(rf"@{named.ref}\b", said)
+        says = [f"with {f'@{named.ref}' if known else named.line[2:]}"] if named else []
         if more:
             says.append(f"{'and ' if named or parent.name else ''}{more} "
                         f"{'more ' if named else ''}inside")
