@@ -241,3 +241,17 @@ async def test_a_password_field_in_a_frame_is_masked_too(fresh, tmp_path):
     assert "visible-name" in snap.output and MASK in snap.output
     assert TYPED not in _everything(s, [result, snap])
     await ok(s, f"click {user}")  # the refs still work after the fields were looked up
+
+
+def test_blind_masking_covers_main_frame_boxes_numbered_like_a_frames():
+    """When the main frame's password fields cannot be looked up (a busy page), every box
+    is masked blindly — also on a page whose main-frame refs Playwright numbered `f1eN`
+    after a navigation (they were missed: only `eN` counted as the main frame's)."""
+    from cockpit.core.secret_fields import MASK, mask_secret_fields
+    from cockpit.core.snapshot import Snapshot
+    snap = Snapshot.from_text('- textbox "Password" [ref=f1e8]: hunter2\n'
+                              '- button "Sign in" [ref=f1e9]',
+                              url="http://x/login", title="", doc="d")
+    shown = mask_secret_fields(snap, set(), blind="e")
+    assert shown == ["hunter2"] and snap.refs["f1e8"].value == MASK
+    assert "hunter2" not in snap.raw

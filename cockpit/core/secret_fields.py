@@ -128,8 +128,12 @@ def mask_secret_fields(snap: Snapshot, refs: set[str], blind: str = "") -> list[
     """Mark the snapshot's password fields (`node.secret`), mask their values, and return
     the values that were shown, for the session's masker."""
     shown = []
+    # The main frame's refs are not always `eN`: after a navigation Playwright may number
+    # them `f1eN`, like a frame's. So when the main frame's fields could not be found,
+    # every box is masked (too many masked is safe; one too few is a leak).
+    everywhere = "e" in blind
     for ref, node in snap.refs.items():
-        if ref in refs or (node.role in VALUE_ROLES and ref[0] in blind):
+        if ref in refs or (node.role in VALUE_ROLES and (everywhere or ref[0] in blind)):
             node.secret = True
             if node.value and node.value != MASK:
                 shown.append(node.value)
