@@ -67,6 +67,21 @@ async def live(s, tmp_path):
     await server.close()
 
 
+@pytest.fixture
+def fulls(monkeypatch):
+    """How many full snapshots were taken (the incremental path takes none)."""
+    from cockpit.core.tab import Tab
+    count = {"n": 0}
+    original = Tab.take_snapshot
+
+    async def counting(self):
+        count["n"] += 1
+        return await original(self)
+
+    monkeypatch.setattr(Tab, "take_snapshot", counting)
+    return count
+
+
 async def ok(session: Session, line: str):
     """Run a line that must succeed, and return its Result."""
     result = await session.run(line)

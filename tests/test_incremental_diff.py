@@ -14,7 +14,6 @@ from conftest import ok, ref_of
 
 from cockpit.core.diff import diff
 from cockpit.core.render import View, render
-from cockpit.core.tab import Tab
 
 PAGES: dict[str, str] = {}
 
@@ -45,20 +44,6 @@ def base():
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture
-def fulls(monkeypatch):
-    """How many full snapshots were taken (the incremental path takes none)."""
-    count = {"n": 0}
-    original = Tab.take_snapshot
-
-    async def counting(self):
-        count["n"] += 1
-        return await original(self)
-
-    monkeypatch.setattr(Tab, "take_snapshot", counting)
-    return count
 
 
 def _plain(snap) -> str:

@@ -16,7 +16,6 @@ from conftest import ok, ref_of
 from cockpit.core import Session
 from cockpit.core.mask import MASK
 from cockpit.core.render import View, render
-from cockpit.core.tab import Tab
 from cockpit.record.recorder import Recorder
 
 TYPED = "pw-Region-5523"  # typed by the human straight into the page
@@ -52,20 +51,6 @@ async def fresh(request, tmp_path):
     yield session
     recorder.close()
     await session.close()
-
-
-@pytest.fixture
-def fulls(monkeypatch):
-    """How many full snapshots were taken (the incremental path takes none)."""
-    count = {"n": 0}
-    original = Tab.take_snapshot
-
-    async def counting(self):
-        count["n"] += 1
-        return await original(self)
-
-    monkeypatch.setattr(Tab, "take_snapshot", counting)
-    return count
 
 
 async def _incremental(s, line: str, fulls) -> object:
