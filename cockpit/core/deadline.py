@@ -129,12 +129,12 @@ class Deadlines:
         """Wait for the turn; a command declared `interrupts` (handoff, resume) waits only
         INTERRUPT_AFTER_S for the command running, then cuts it short."""
         if spec is None or not spec.interrupts:
-            await self.session._wait_turn(source, line)
+            await self.session.holds.take_turn(source, line)
             return
         while True:
             try:
                 async with asyncio.timeout(INTERRUPT_AFTER_S):
-                    await self.session._wait_turn(source, line)
+                    await self.session.holds.take_turn(source, line)
                 return
             except TimeoutError:
                 running = self.running

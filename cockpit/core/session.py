@@ -23,6 +23,7 @@ from .errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, CommandErr
 from .events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from .handoff import Handoff
+from .holds import AgentHolds
 from .logs import child_stderr_logged, mask_logs, spawn, tolerated
 from .parser import command_of
 from .recovery import Recovery, kill_browser
@@ -82,9 +83,7 @@ class Session:
         self._ids = itertools.count(1)
         self._tab_ids = itertools.count(1)
         self._lock = asyncio.Lock()
-        self._holds: dict[str, str] = {}  # why agents' commands wait: holder -> reason
-        self._agents_go = asyncio.Event()
-        self._agents_go.set()
+        self.holds = AgentHolds(self.bus, registry, self._lock)
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
         self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
@@ -238,7 +237,7 @@ class Session:
             except TimeoutError:
                 result.exit_code = EXIT_WAIT_TIMEOUT
                 result.error = (f"timed out after {timeout:g} s waiting for its turn "
-                                f"({self._why_waiting(source)}); it did not run: try "
+                                f"({self.holds.why_waiting(source)}); it did not run: try "
                                 f"again, or give a longer timeout")
                 return result
             try:
@@ -270,49 +269,20 @@ class Session:
             self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source,
                           exit_code=result.exit_code, **who, **result.to_json())
 
+    # --- agents held back (core/holds.py) ----------------------------------------------
     def waits(self, line: str, source: str) -> bool:
-        """Whether this command would wait for agents to be released. Commands declared
-        `never_held` (resume, status) never do, whoever asks (`cockpit exec RESUME` comes
-        as an agent's); a line that names no command waits like any other."""
-        if source != "agent" or not self._holds:
-            return False
-        spec = command_of(line, self.registry)
-        return spec is None or not spec.never_held
-
-    async def _wait_turn(self, source: str, line: str) -> None:
-        while True:
-            while self.waits(line, source):
-                await self._agents_go.wait()
-            await self._lock.acquire()
-            if not self.waits(line, source):
-                return
-            self._lock.release()  # held while it queued behind others: wait again
-
-    def _why_waiting(self, source: str) -> str:
-        if source == "agent" and self._holds:
-            return f"agents are held: {self.agents_held}"
-        return "the commands before it were still running"
+        return self.holds.waits(line, source)
 
     @property
     def agents_held(self) -> str | None:
         """Why agents' commands wait, or None while they run."""
-        return "; ".join(self._holds.values()) or None
+        return self.holds.reason
 
     def hold_agents(self, reason: str, holder: str = "pause") -> None:
-        """Agents' commands wait (queued, in order) until every holder has released them;
-        everyone else's still run. Holders: "pause" (the agent paused), "handoff"."""
-        self._holds[holder] = reason
-        self._agents_go.clear()
-        self.bus.emit(ev.AGENTS_HELD, reason=self.agents_held)
+        self.holds.hold(reason, holder)
 
     def release_agents(self, holder: str = "pause") -> None:
-        if self._holds.pop(holder, None) is None:
-            return
-        if self._holds:
-            self.bus.emit(ev.AGENTS_HELD, reason=self.agents_held)
-            return
-        self._agents_go.set()
-        self.bus.emit(ev.AGENTS_RELEASED)
+        self.holds.release(holder)
 
     # --- tabs -------------------------------------------------------------------------
     def _adopt(self, page) -> None:
