@@ -13,6 +13,7 @@ import atexit
 import os
 import signal
 import sys
+from collections import deque
 from pathlib import Path
 
 from ..core import events as ev
@@ -26,6 +27,7 @@ MAX_LINE = 4000  # characters of one output line kept; the rest is counted, not 
 MAX_LINES_AN_EVENT = 200  # a flood keeps the last lines of each read, and counts the rest
 CHUNK = 64 * 1024
 MAX_BYTES_A_SECOND = 256 * 1024  # of lines shown a second; past it they are counted
+TAIL_LINES = 20  # of a flood's counted lines, the last are shown when its stream ends
 
 
 def cockpit_bin_dir() -> Path | None:
@@ -51,6 +53,9 @@ class AgentProcess:
         self._group: int | None = None  # its process group, until nothing of it is left
         self._window = (0.0, 0)  # (start of this second, bytes of lines shown in it)
         self._held: dict[str, int] = {}  # lines of each stream counted, not yet said
+        # ... and the last of them: what an agent says before it exits (its error) is
+        # shown even when a flood used up the second's budget
+        self._tails: dict[str, deque[str]] = {}
         self._unsubscribe = session.bus.subscribe(self._follow_commands)
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -158,8 +163,10 @@ class AgentProcess:
                 self._emit_lines(name, lines)
         if partial:
             self._emit_lines(name, [partial])
-        if self._held.get(name):  # the flood's count, said before its end
-            self._emit_lines(name, [], force=True)
+        if self._held.get(name):  # the flood's count and its last lines, before its end
+            tail = list(self._tails.pop(name, ()))
+            self._held[name] -= len(tail)
+            self._emit_lines(name, tail, force=True)
 
     def _emit_lines(self, stream: str, lines: list[str], force: bool = False) -> None:
         # "lines" are the lines shown, in order; "dropped" counts those before them that
@@ -174,10 +181,13 @@ class AgentProcess:
         size = sum(len(line) for line in lines[-MAX_LINES_AN_EVENT:])
         if spent >= MAX_BYTES_A_SECOND and not force:
             self._held[stream] = self._held.get(stream, 0) + len(lines)
+            self._tails.setdefault(stream, deque(maxlen=TAIL_LINES)).extend(
+                lines[-TAIL_LINES:])
             self._window = (start, spent)
             return
         self._window = (start, spent + size)
         held = self._held.pop(stream, 0)
+        self._tails.pop(stream, None)  # shown from here on: the count says what came before
         dropped = held + max(0, len(lines) - MAX_LINES_AN_EVENT)
         kept = [line if len(line) <= MAX_LINE else
                 f"{line[:MAX_LINE]}… ({len(line) - MAX_LINE} more characters)"
