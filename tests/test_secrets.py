@@ -255,3 +255,19 @@ def test_blind_masking_covers_main_frame_boxes_numbered_like_a_frames():
     shown = mask_secret_fields(snap, set(), blind="e")
     assert shown == ["hunter2"] and snap.refs["f1e8"].value == MASK
     assert "hunter2" not in snap.raw
+
+
+def test_blind_masking_of_frames_leaves_main_frame_boxes_alone():
+    """Frames that did not answer mask the boxes inside iframes only (the tree says which:
+    the main frame's refs may look like a frame's, `f1eN`)."""
+    from cockpit.core.secret_fields import MASK, boxes_in_frames, mask_secret_fields
+    from cockpit.core.snapshot import Snapshot
+    snap = Snapshot.from_text('- textbox "Search" [ref=f1e3]: shoes\n'
+                              '- iframe [ref=f1e4]:\n'
+                              '  - textbox "Card" [ref=f2e2]: 4242',
+                              url="http://x/pay", title="", doc="d")
+    assert boxes_in_frames(snap)
+    assert mask_secret_fields(snap, set(), blind="f") == ["4242"]
+    assert snap.refs["f1e3"].value == "shoes" and snap.refs["f2e2"].value == MASK
+    assert not boxes_in_frames(Snapshot.from_text('- textbox "Search" [ref=f1e3]',
+                                                  url="http://x/", title="", doc="d"))

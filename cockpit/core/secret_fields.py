@@ -95,18 +95,19 @@ async def mask_secrets(page, snap: Snapshot, learn: Callable[[str], None], *,
 def boxes_in_frames(snap: Snapshot) -> bool:
     """Whether the snapshot shows a text box inside a frame (only then are frames asked
     for password fields: a page full of ad frames pays nothing)."""
-    return any(ref[0] == "f" and node.role in VALUE_ROLES for ref, node in snap.refs.items())
+    return any(node.role in VALUE_ROLES and node.in_frame for node in snap.refs.values())
 
 
 async def secret_refs(page, fields: list[tuple[Frame, int]]) -> tuple[set[str], str]:
-    """The refs of those password fields, and the ref prefixes ("e": the main frame, "f":
-    frames) whose fields could not be found, so that all their boxes are masked blindly.
+    """The refs of those password fields, and the places ("e": the main frame, "f":
+    frames, as `Node.in_frame` tells them apart) whose fields could not be found, so that
+    all their boxes are masked blindly.
     NB: an element's aria snapshot replaces Playwright's ref map; the caller takes a full
     snapshot after this one (refs are stable, so it is the same map)."""
     refs: set[str] = set()
     blind = ""
     for frame, count in fields:
-        prefix = "e" if frame is page.main_frame else "f"
+        place = "e" if frame is page.main_frame else "f"
         try:
             if count < 0:
                 raise PlaywrightError("the frame did not answer")
@@ -115,7 +116,7 @@ async def secret_refs(page, fields: list[tuple[Frame, int]]) -> tuple[set[str], 
                 mode="ai", timeout=LOOKUP_MS) for i in range(count)))
         except PlaywrightError as exc:
             log.debug("password fields of %s not found: %s", frame.url, exc)
-            blind += prefix
+            blind += place
             continue
         for shot in shots:
             m = _REF.search(shot.split("\n", 1)[0])
@@ -128,12 +129,9 @@ def mask_secret_fields(snap: Snapshot, refs: set[str], blind: str = "") -> list[
     """Mark the snapshot's password fields (`node.secret`), mask their values, and return
     the values that were shown, for the session's masker."""
     shown = []
-    # The main frame's refs are not always `eN`: after a navigation Playwright may number
-    # them `f1eN`, like a frame's. So when the main frame's fields could not be found,
-    # every box is masked (too many masked is safe; one too few is a leak).
-    everywhere = "e" in blind
     for ref, node in snap.refs.items():
-        if ref in refs or (node.role in VALUE_ROLES and (everywhere or ref[0] in blind)):
+        if ref in refs or (node.role in VALUE_ROLES and
+                           ("f" if node.in_frame else "e") in blind):
             node.secret = True
             if node.value and node.value != MASK:
                 shown.append(node.value)

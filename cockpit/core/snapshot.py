@@ -57,6 +57,18 @@ class Node:
     label: str = ""
     secret: bool = False  # a password field: its value is masked (core/secret_fields.py)
 
+    @property
+    def in_frame(self) -> bool:
+        """Whether the element is inside an iframe. The tree says it, not the ref: the
+        main frame's refs carry a prefix too (`f1e8`) after a navigation, or when the
+        page is not the browser's first."""
+        parent = self.parent
+        while parent is not None:
+            if parent.role == "iframe":
+                return True
+            parent = parent.parent
+        return False
+
     def attr(self, key: str) -> str | bool | None:
         for item in self.attrs:
             k, eq, v = item.partition("=")

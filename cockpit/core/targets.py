@@ -78,7 +78,7 @@ async def resolve(tab: Tab, target: str):
             reason = f"@{ref} is not in this tab's last snapshot (unknown or outdated ref)"
         raise StaleRefError(f"{reason}; {NEW_SNAPSHOT}", data={"ref": ref})
     # After a region snapshot Playwright's own ref map holds that region only (changes.py)
-    engine = REF_ENGINE if tab.partial_refs and not _in_frame(snap.refs[ref]) else "aria-ref"
+    engine = REF_ENGINE if tab.partial_refs and not snap.refs[ref].in_frame else "aria-ref"
     locator = tab.page.locator(f"{engine}={ref}")
     # The ref map lives in Playwright's utility world, so count there; the document token
     # lives in the main world (of the top frame, also for frame refs). Both at once.
@@ -107,18 +107,6 @@ async def resolve(tab: Tab, target: str):
         raise StaleRefError(f"{what} is ambiguous ({count} elements); {NEW_SNAPSHOT}",
                             data={"ref": ref})
     return locator
-
-
-def _in_frame(node) -> bool:
-    """Whether the element is inside an iframe (whose refs `aria-ref=` always finds: a
-    changed frame is snapshotted whole). Main-frame refs may carry a prefix too (`f4e2`
-    when the page is not the browser's first), so the tree says it, not the ref."""
-    parent = node.parent
-    while parent is not None:
-        if parent.role == "iframe":
-            return True
-        parent = parent.parent
-    return False
 
 
 async def _selector(tab: Tab, selector: str):
