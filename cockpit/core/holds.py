@@ -4,6 +4,7 @@ commands wait, queued in order, and everyone else's still run. One per session."
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from . import events as ev
 from .events import EventBus
@@ -12,9 +13,10 @@ from .registry import Registry
 
 
 class AgentHolds:
-    def __init__(self, bus: EventBus, registry: Registry, lock: asyncio.Lock) -> None:
+    def __init__(self, bus: EventBus, registry: Callable[[], Registry],
+                 lock: asyncio.Lock) -> None:
         self.bus = bus
-        self.registry = registry
+        self.registry = registry  # the session's, as it is now (it may be replaced)
         self.lock = lock  # the session's: one command at a time
         self._holds: dict[str, str] = {}  # holder -> reason
         self._go = asyncio.Event()
@@ -31,7 +33,7 @@ class AgentHolds:
         as an agent's); a line that names no command waits like any other."""
         if source != "agent" or not self._holds:
             return False
-        spec = command_of(line, self.registry)
+        spec = command_of(line, self.registry())
         return spec is None or not spec.never_held
 
     async def take_turn(self, source: str, line: str) -> None:

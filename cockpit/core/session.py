@@ -83,7 +83,7 @@ class Session:
         self._ids = itertools.count(1)
         self._tab_ids = itertools.count(1)
         self._lock = asyncio.Lock()
-        self.holds = AgentHolds(self.bus, registry, self._lock)
+        self.holds = AgentHolds(self.bus, lambda: self.registry, self._lock)
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
         self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
