@@ -7,8 +7,10 @@ session: one blank tab, no dialog, empty buffers.
 
 from __future__ import annotations
 
+import http.server
 import os
 import tempfile
+import threading
 
 import pytest
 
@@ -149,3 +151,37 @@ async def to_the_mfa_code(session: Session, site) -> None:
     await page.click("button[type=submit]")
     await page.wait_for_url("**/mfa")
     await page.fill("#code", site.mfa_code)
+
+
+# --- small pages written by the tests themselves ---------------------------------------
+PAGES: dict[str, str] = {}
+
+
+def page(name: str, body: str, head: str = "") -> str:
+    """Serve a page at /NAME (NAME is shared by every test file: make it yours)."""
+    PAGES[name] = (f"<!doctype html><html><head><title>{name}</title>{head}</head>"
+                   f"<body><main><h1>{name}</h1>{body}</main>"
+                   "<nav><a href='#a'>Elsewhere</a><button>Untouched</button></nav></body></html>")
+    return "/" + name
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        html = PAGES.get(self.path.strip("/").split("?")[0].split("#")[0])
+        self.send_response(200 if html else 404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.end_headers()
+        self.wfile.write((html or "missing").encode())
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def base():
+    """A server of the pages that tests write with `page()` (pages nobody styled)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()

@@ -5,46 +5,13 @@ patched snapshot that reads like the full one."""
 
 from __future__ import annotations
 
-import http.server
 import re
-import threading
 
 import pytest
-from conftest import ok, ref_of
+from conftest import ok, page, ref_of
 
 from cockpit.core.diff import diff
 from cockpit.core.render import View, render
-
-PAGES: dict[str, str] = {}
-
-
-def page(name: str, body: str, head: str = "") -> str:
-    PAGES[name] = (f"<!doctype html><html><head><title>{name}</title>{head}</head>"
-                   f"<body><main><h1>{name}</h1>{body}</main>"
-                   "<nav><a href='#a'>Elsewhere</a><button>Untouched</button></nav></body></html>")
-    return "/" + name
-
-
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        html = PAGES.get(self.path.strip("/").split("?")[0].split("#")[0])
-        self.send_response(200 if html else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.end_headers()
-        self.wfile.write((html or "missing").encode())
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def base():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-
 
 def _plain(snap) -> str:
     """The snapshot's text without the marks that move with every click (focus, pointer)."""

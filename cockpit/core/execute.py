@@ -167,6 +167,7 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
     active = await session.ensure_tab()
     if active.file_chooser is not None:
         lines.append("a file chooser is open: `upload FILE...` answers it")
+    before = active.snapshot
     after, d = await _update(active, incremental and active is ctx.tab)
     data = dict(outcome.data)
     data["tab"] = active.info()
@@ -175,7 +176,8 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
         data["diff"] = d.to_json()
         lines.append(d.text(limit=SHOWN_IN_TEXT, said="\n".join(lines)))
         active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
-    return await _with_needs(session, active, Outcome("\n".join(lines), data))
+    unchanged = after is not None and after is before and d is not None and not d.changes
+    return await _with_needs(session, active, Outcome("\n".join(lines), data), unchanged)
 
 
 async def _update(tab: Tab, incremental: bool) -> tuple[Snapshot | None, Diff | None]:
@@ -219,12 +221,13 @@ def _drop_expected(d: Diff, inv: Invocation, outcome: Outcome, after: Snapshot) 
             d.changes.remove(change)
 
 
-async def _with_needs(session: Session, tab: Tab, outcome: Outcome) -> Outcome:
+async def _with_needs(session: Session, tab: Tab, outcome: Outcome,
+                      unchanged: bool = False) -> Outcome:
     """Say so in the result when the page now needs a person (`needs: captcha`)."""
     if tab.dialog is not None or not isinstance(outcome, Outcome):
         return outcome
     old = session.handoff.need
-    need = await session.handoff.check_page(tab)
+    need = await session.handoff.check_page(tab, unchanged)
     if need is None:
         return outcome
     outcome.data["needs"] = need.kind

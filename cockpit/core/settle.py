@@ -35,6 +35,7 @@ NAV_START_CAP_S = 2.0  # a navigation the page started must reach the network by
 # The DOM changed by the action must stay still this long: two frames, for work the init
 # script cannot see (a framework's MessageChannel task) to start and show itself.
 MUTATION_QUIET_S = 0.03
+CHOOSER_CAP_S = 0.5  # a file input was clicked: the chooser's report comes by then, or never
 IGNORED_TYPES = frozenset({"websocket", "eventsource", "manifest", "other"})
 
 
@@ -52,6 +53,7 @@ class Watch:
     nav_request: Any = None
     nav_done: bool = False  # the navigation request finished or failed (204, download)
     downloads: list = field(default_factory=list)  # asyncio tasks saving a download
+    file_chooser: bool = False  # the tab reported a file chooser opening
     last_activity: float = field(default_factory=time.monotonic)
     open: bool = True  # still counting new requests as caused by the action
 
@@ -119,7 +121,7 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             continue
         if state is None:
             continue
-        if state["nav"]:  # the page asked for a new document; wait for its request
+        if state["nav"] or state.get("submit"):  # a new document is asked for: its request
             nav_asked = nav_asked or now
             if now - nav_asked < NAV_START_CAP_S:
                 await asyncio.sleep(0.01)
@@ -129,6 +131,9 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             continue
         if state["download"] and not watch.downloads and now - start < NAV_START_CAP_S:
             await asyncio.sleep(0.02)
+            continue
+        if state.get("chooser") and not watch.file_chooser and now - start < CHOOSER_CAP_S:
+            await asyncio.sleep(0.01)
             continue
         delay = _page_delay(state, now < chain_end)
         if delay is None:

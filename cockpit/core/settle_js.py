@@ -19,7 +19,7 @@ INIT_JS = r"""
 (() => {
   if (window.__cockpitSettle) return;
   const S = {timers: new Map(), fetches: new Set(), nav: 0, open: 0, download: 0, mut: 0,
-             root: 0};
+             chooser: 0, submit: null, submitted: 0, root: 0};
   Object.defineProperty(window, '__cockpitSettle', {value: S, enumerable: false});
   const now = () => Date.now();
   // The chain a callback belongs to: the root of the timer running it, else now.
@@ -73,6 +73,19 @@ INIT_JS = r"""
   document.addEventListener('click', (e) => {
     const el = e.target && e.target.closest && e.target.closest('a[target], area[target]');
     if (el && !/^_(self|top|parent)?$/i.test(el.getAttribute('target') || '')) S.open = now();
+    // A file input's click (its own, its label's, or a button's `input.click()`) opens a
+    // file chooser, which the browser reports a moment after the click has returned.
+    const input = e.target;
+    if (input instanceof HTMLInputElement && input.type === 'file' && !input.disabled)
+      S.chooser = now();
+  }, true);
+  // A form's submission navigates a task later than its click: the probe sees the submit
+  // event (and, the event being over then, whether a handler prevented it) before that.
+  document.addEventListener('submit', (e) => {
+    const form = e.target, by = e.submitter;
+    const target = (by && by.getAttribute('formtarget')) || form.getAttribute('target') || '';
+    if (/^_(self|top|parent)?$/i.test(target)) { S.submit = e; S.submitted = now(); }
+    else S.open = now();  // into another window: a new tab is on its way
   }, true);
   if (window.navigation) {
     navigation.addEventListener('navigate', (e) => {
@@ -109,6 +122,9 @@ PROBE_JS = r"""
   }
   return {timers, next: timers ? Math.max(0, next - now) : 0, fetches, anim,
           nav: S.nav >= since, open: S.open >= since, download: S.download >= since,
+          chooser: S.chooser >= since,
+          submit: S.submitted >= since && !S.submit.defaultPrevented &&
+            S.submit.target.method !== 'dialog',
           mutated: S.mut >= since ? now - S.mut : -1};
 }
 """

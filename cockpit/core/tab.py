@@ -243,6 +243,9 @@ class Tab:
 
     def _on_filechooser(self, chooser) -> None:
         self.file_chooser = chooser
+        for watch in self.session.watches:  # the action that opened it waits for this
+            if watch.tab_id == self.id:
+                watch.file_chooser = True
         self._emit(ev.FILE_CHOOSER, multiple=chooser.is_multiple())
 
     def _on_download(self, download) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from playwright.async_api import Error as PlaywrightError
 
+from .. import quick_click
 from ..errors import CommandError, UsageError
 from ..paths import base, given_path
 from ..registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
@@ -21,8 +22,9 @@ T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
          examples=("click @e6", "click 'button[type=submit]'"), tool="browser_click")
 async def click(ctx, a) -> Outcome:
     mods = a.modifiers.split("+") if a.modifiers else None
-    await ctx.on(a.target, lambda loc: loc.click(
-        timeout=ctx.timeout, button="right" if a.right else "left", modifiers=mods))
+    await ctx.on(a.target, lambda loc: quick_click.click(
+        ctx.page, loc, timeout=ctx.timeout, button="right" if a.right else "left",
+        modifiers=mods))
     return Outcome(f"clicked {ctx.describe(a.target)}")
 
 

@@ -1,0 +1,109 @@
+"""The quick click (issue 17): an element that is plainly clickable is clicked at once, at
+the point Playwright would choose; anything doubtful goes through Playwright's own click,
+which waits and explains. Each page counts the clicks each element received, so a click
+that lands on the wrong element fails the test whichever way it was made."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import fails, ok, page, ref_of
+from playwright.async_api import Locator
+
+COUNT = ("<script>window.hits = {}; document.addEventListener('click', (e) => {"
+         " const id = e.target.closest('[id]'); if (id) hits[id.id] = (hits[id.id] || 0) + 1;"
+         " });</script>")
+
+
+@pytest.fixture
+def playwright_clicks(monkeypatch):
+    """The clicks that went Playwright's way (its actionability checks and waits)."""
+    seen: list[str] = []
+    original = Locator.click
+
+    async def counting(self, *args, **kwargs):
+        seen.append(str(self))
+        return await original(self, *args, **kwargs)
+    monkeypatch.setattr(Locator, "click", counting)
+    return seen
+
+
+async def hits(s) -> dict:
+    return await s.active.page.evaluate("window.hits")
+
+
+async def open_page(s, base, name: str, body: str) -> None:
+    await ok(s, f"goto {base}{page('click-' + name, body + COUNT)}")
+    await ok(s, "snapshot -i")
+
+
+@pytest.mark.parametrize("name, body, role, label", [
+    # wrapped over two lines: the centre of its whole box is between the lines' boxes
+    ("wrapped", "<p style='width:9em'>a few words before <a id='go' href='#x'>the link "
+     "that wraps around</a> after</p>", "link", "the link that wraps around"),
+    ("below", "<div style='height:3000px'></div><button id='go'>Far down</button>", "button",
+     "Far down"),
+    ("shadow", "<div id='go'></div><script>document.getElementById('go').attachShadow("
+     "{mode: 'open'}).innerHTML = '<button>In a shadow root</button>'</script>", "button",
+     "In a shadow root"),
+])
+async def test_plainly_clickable_elements_are_clicked_at_once(s, base, playwright_clicks,
+                                                              name, body, role, label):
+    await open_page(s, base, name, body)
+    await ok(s, f"click {ref_of(s, role, label)}")
+    assert await hits(s) == {"go": 1}
+    assert playwright_clicks == []
+
+
+async def test_a_button_that_moves_as_the_pointer_arrives_is_still_the_one_clicked(
+        s, base, playwright_clicks):
+    # the page moves the button away and puts another in its place when the pointer comes:
+    # the click at the old point must not reach the newcomer
+    await open_page(s, base, "jumpy", (
+        "<div id='decoy' style='position:absolute;top:200px;left:8px;width:300px;"
+        "height:60px;display:none'>decoy</div>"
+        "<button id='go' style='position:absolute;top:200px;left:8px'>Jumpy</button>"
+        "<script>document.addEventListener('pointermove', () => {"
+        " document.getElementById('decoy').style.display = 'block';"
+        " document.getElementById('go').style.top = '400px'; }, {once: true});</script>"))
+    await ok(s, f"click {ref_of(s, 'button', 'Jumpy')}")
+    assert await hits(s) == {"go": 1}
+    assert len(playwright_clicks) == 1  # the miss was noticed and the click made again
+
+
+async def test_doubtful_elements_go_through_playwrights_click(s, base, playwright_clicks):
+    await open_page(s, base, "doubtful", (
+        "<button id='later' disabled>Enabled soon</button>"
+        "<script>setTimeout(() => document.getElementById('later').disabled = false, 400)"
+        "</script>"
+        "<button id='sliding' style='transition: margin-left 1s linear'>Sliding</button>"
+        "<iframe srcdoc=\"<button onclick='parent.hits.framed = 1'>Framed</button>\">"
+        "</iframe>"))
+    await ok(s, f"click {ref_of(s, 'button', 'Enabled soon')}")  # waited for, as before
+    await ok(s, f"click {ref_of(s, 'button', 'Framed')}")
+    await ok(s, "snapshot -i")
+    await s.active.page.evaluate("document.getElementById('sliding').style.marginLeft = '200px'")
+    await ok(s, f"click {ref_of(s, 'button', 'Sliding')}")  # once it stops
+    assert await hits(s) == {"later": 1, "framed": 1, "sliding": 1}
+    assert len(playwright_clicks) == 3
+
+
+async def test_modifiers_and_the_right_button(s, base):
+    await open_page(s, base, "buttons", (
+        "<button id='go' onmousedown=\"this.textContent = 'pressed ' + event.button +"
+        " (event.shiftKey ? ' shift' : '')\" oncontextmenu='event.preventDefault()'>"
+        "Press me</button>"))
+    await ok(s, f"click --right {ref_of(s, 'button', 'Press me')}")
+    assert await s.active.page.text_content("#go") == "pressed 2"
+    await ok(s, "snapshot -i")
+    await ok(s, f"click --modifiers Shift {ref_of(s, 'button', 'pressed 2')}")
+    assert await s.active.page.text_content("#go") == "pressed 0 shift"
+
+
+async def test_a_missing_selector_still_waits_and_says_so(s, base):
+    await open_page(s, base, "empty", "<p>nothing to click</p>")
+    saved, s.action_timeout = s.action_timeout, 1
+    try:
+        result = await fails(s, "click '#nothing'")
+    finally:
+        s.action_timeout = saved
+    assert "#nothing" in result.error and result.ms < 2500, result
