@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import fails, ok, ref_of
+from conftest import fails, ok, page, ref_of
 
 # A list rebuilt from scratch on every change (`innerHTML = ''` and new rows, as many apps
 # do), a "Delete all" behind a confirm, and a status line that says when it is done.
@@ -127,3 +127,24 @@ async def test_a_cut_diff_keeps_the_news_and_says_what_it_left_out(tasks):
     assert len([line for line in full.output.splitlines() if line[:2] == "- "]) == d["removed"]
     assert "All deleted" in full.output
     _live_refs_only(s, result.output)
+
+
+@pytest.mark.parametrize("incremental", [True, False])
+async def test_a_url_change_says_only_what_changed_in_it(s, base, incremental):
+    s.incremental_diffs = incremental
+    try:
+        await ok(s, f"goto {base}" + page("economy-url", (
+            "<a href='#part-two'>To part two</a>"
+            "<button onclick=\"history.pushState({}, '', '/economy-url/step?n=2')\">Next"
+            "</button><h2 id='part-two'>Part two</h2>")))
+        await ok(s, "snapshot -i")
+        result = await ok(s, f"click {ref_of(s, 'link', 'To part two')}")
+        assert result.output.splitlines()[1] == "URL -> #part-two", result.output
+        assert result.data["diff"]["url"] == [f"{base}/economy-url",
+                                              f"{base}/economy-url#part-two"]
+        result = await ok(s, f"click {ref_of(s, 'button', 'Next')}")
+        assert result.output.splitlines()[1] == "URL /economy-url#part-two -> " \
+            "/economy-url/step?n=2", result.output
+        assert base in result.data["diff"]["summary"]  # the data says URLs in full
+    finally:
+        s.incremental_diffs = True

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from .snapshot import Node, Snapshot
 
@@ -95,7 +96,7 @@ class Diff:
     def summary(self) -> str:
         return self._summary()
 
-    def _summary(self, url_said: bool = False) -> str:
+    def _summary(self, url_said: bool = False, terse: bool = False) -> str:
         if self.empty:
             return "No change"
         parts = []
@@ -103,7 +104,8 @@ class Diff:
             parts.append(f"new page {self.url[1] if self.url and not url_said else ''}"
                          .rstrip())
         elif self.url:
-            parts.append(f"URL {self.url[0]} -> {self.url[1]}")
+            parts.append(_url_change(*self.url) if terse else
+                         f"URL {self.url[0]} -> {self.url[1]}")
         if self.changes:
             parts.append(f"+{self.count('added')} -{self.count('removed')} "
                          f"~{self.count('changed')}")
@@ -115,7 +117,7 @@ class Diff:
         `said`: what the result says already (`opened URL`): a new page's URL in it is
         not said twice."""
         lines = [self._summary(url_said=bool(self.url and self.url[1] and
-                                             self.url[1] in said))]
+                                             self.url[1] in said), terse=True)]
         if self.new_page and limit is not None:
             return lines[0]  # a whole new page is better read with `snapshot`
         if limit is None:  # `snapshot -D`: every change on its own line
@@ -131,11 +133,24 @@ class Diff:
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
+        # the summary says URLs in full (the text says only what changed in them)
         return {"summary": self.summary, "new_page": self.new_page,
                 "url": list(self.url) if self.url else None,
                 "added": self.count("added"), "removed": self.count("removed"),
                 "changed": self.count("changed"),
                 "changes": [c.to_json() for c in self.changes]}
+
+
+def _url_change(old: str, new: str) -> str:
+    """A URL change said in the words it needs: an in-page link's `URL -> #part`, a
+    same-site move from the path on (`URL /a -> /b?x=1`), else both in full."""
+    a, b = urlsplit(old), urlsplit(new)
+    if (a.scheme, a.netloc) != (b.scheme, b.netloc) or not b.netloc:
+        return f"URL {old} -> {new}"
+    if (a.path, a.query) == (b.path, b.query) and b.fragment:
+        return f"URL -> #{b.fragment}"
+    path = lambda u: urlunsplit(("", "", u.path or "/", u.query, u.fragment))  # noqa: E731
+    return f"URL {path(a)} -> {path(b)}"
 
 
 def _folded(changes: list[Change], said: str = "") -> list[tuple[Change, str]]:
