@@ -105,6 +105,19 @@ def test_no_change_and_new_page():
     assert other.new_page and other.summary.startswith("new page http://x/next")
 
 
+def test_the_text_says_a_summary_in_the_words_it_needs():
+    # the data's summary says it all; the result's text leaves out zero counts and what a
+    # URL kept (the agent knows where it was)
+    after = PAGE.replace("    - listitem [ref=e15]: one",
+                         "    - listitem [ref=e20]: zero\n    - listitem [ref=e15]: one")
+    assert diff(snap(PAGE), snap(after)).text(limit=8).splitlines()[0] == "+1"
+    moved = diff(snap(PAGE, url="http://x/a"), snap(after, doc="d2", url="http://x/b?n=1"))
+    assert moved.summary.startswith("new page http://x/b?n=1, +")
+    assert moved.text(limit=8) == f"new page /b?n=1, +{moved.count('added')}"
+    away = diff(snap(PAGE, url="http://x/a"), snap(PAGE, doc="d2", url="https://y/a"))
+    assert away.text(limit=8).startswith("new page https://y/a, +")
+
+
 def test_focus_moving_is_not_a_change():
     after = PAGE.replace("- generic [active] [ref=e1]:", "- generic [ref=e1]:").replace(
         'checkbox "Remember" [ref=e11]', 'checkbox "Remember" [active] [ref=e11]')

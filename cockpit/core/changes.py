@@ -97,7 +97,7 @@ async def update(tab: Tab, before: Snapshot) -> tuple[Snapshot, Diff] | None:
         if url == before.url and title == before.title:
             return before, Diff()
         after = Snapshot(before.roots, url=url, title=title, doc=before.doc, refs=before.refs)
-        return after, diff(before, after)
+        return after, Diff(url=(before.url, url) if url != before.url else None)  # same refs
     try:
         swaps = await _main_regions(main, before, first["regions"])
         swaps += await _frame_regions(changed_frames, before, swaps)

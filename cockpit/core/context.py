@@ -47,9 +47,9 @@ class Context:
         return f"@{ref}" if ref else f"`{target}`"
 
     def named(self, target: str) -> str:
-        """How a typing command's result names its target: the ref the agent gave, which
-        it knows; described in full when it now names a re-rendered element under another
-        ref, or when the target is a selector."""
+        """How an action's result names its target: the ref the agent gave, which it
+        knows (`clicked @e6`); described in full when it now names a re-rendered element
+        under another ref, or when the target is a selector (which element it found)."""
         ref = as_ref(target)
         snapshot = self.needs_tab().snapshot
         if ref and snapshot and snapshot.live(ref) == ref and ref in snapshot.refs:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from .snapshot import Node, Snapshot
 
@@ -97,18 +97,22 @@ class Diff:
         return self._summary()
 
     def _summary(self, url_said: bool = False, terse: bool = False) -> str:
+        """`terse`: as the result's text says it, with only what changed in a URL and
+        the counts that are not zero (`+2 ~1`); the data's summary says it all."""
         if self.empty:
             return "No change"
         parts = []
         if self.new_page:
-            parts.append(f"new page {self.url[1] if self.url and not url_said else ''}"
-                         .rstrip())
+            where = "" if url_said or not self.url else \
+                _url_after(*self.url) if terse else self.url[1]
+            parts.append(f"new page {where}".rstrip())
         elif self.url:
             parts.append(_url_change(*self.url) if terse else
                          f"URL {self.url[0]} -> {self.url[1]}")
         if self.changes:
-            parts.append(f"+{self.count('added')} -{self.count('removed')} "
-                         f"~{self.count('changed')}")
+            counts = [f"{MARKS[kind]}{self.count(kind)}" for kind in MARKS]
+            parts.append(" ".join(c for c in counts if c[1:] != "0") if terse else
+                         " ".join(counts))
         return ", ".join(parts)
 
     def text(self, limit: int | None = None, *, said: str = "") -> str:
@@ -145,12 +149,25 @@ def _url_change(old: str, new: str) -> str:
     """A URL change said in the words it needs: an in-page link's `URL -> #part`, a
     same-site move from the path on (`URL /a -> /b?x=1`), else both in full."""
     a, b = urlsplit(old), urlsplit(new)
-    if (a.scheme, a.netloc) != (b.scheme, b.netloc) or not b.netloc:
+    if not _same_site(a, b):
         return f"URL {old} -> {new}"
     if (a.path, a.query) == (b.path, b.query) and b.fragment:
         return f"URL -> #{b.fragment}"
-    path = lambda u: urlunsplit(("", "", u.path or "/", u.query, u.fragment))  # noqa: E731
-    return f"URL {path(a)} -> {path(b)}"
+    return f"URL {_from_path(a)} -> {_from_path(b)}"
+
+
+def _url_after(old: str, new: str) -> str:
+    """Where a new page is: from the path on when it is on the same site."""
+    a, b = urlsplit(old), urlsplit(new)
+    return _from_path(b) if _same_site(a, b) else new
+
+
+def _same_site(a: SplitResult, b: SplitResult) -> bool:
+    return bool(b.netloc) and (a.scheme, a.netloc) == (b.scheme, b.netloc)
+
+
+def _from_path(u: SplitResult) -> str:
+    return urlunsplit(("", "", u.path or "/", u.query, u.fragment))
 
 
 def _folded(changes: list[Change], said: str = "") -> list[tuple[Change, str]]:

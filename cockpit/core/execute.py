@@ -176,7 +176,9 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
         data["diff"] = d.to_json()
         lines.append(d.text(limit=SHOWN_IN_TEXT, said="\n".join(lines)))
         active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
-    unchanged = after is not None and after is before and d is not None and not d.changes
+    # nothing in the document changed (a URL-only step keeps the tree): the need stands
+    unchanged = (after is not None and before is not None and after.roots is before.roots
+                 and d is not None and not d.changes)
     return await _with_needs(session, active, Outcome("\n".join(lines), data), unchanged)
 
 

@@ -49,7 +49,7 @@ class Handoff:
         self.mode = ""  # "window" (relaunched headed), "headed" (was already), "terminal"
         self.since = 0.0
         self.need: Need | None = None  # what the last checked page needs, if anything
-        self._looked: tuple = ()  # (tab, its snapshot, url) that `need` was found on
+        self._looked: tuple = ()  # (tab, its snapshot's roots) that `need` was found on
         self.need_at_handoff: Need | None = None
         self.auto_handoff = False
         self.auto_resume = False
@@ -327,14 +327,14 @@ class Handoff:
 
     async def check_page(self, tab: Tab, unchanged: bool = False) -> Need | None:
         """After a step that may have changed the page: does it need a person now?
-        `unchanged`: the step's diff found nothing new (the page's change tracker saw no
-        mutation since the tab's snapshot), so when the last look was at this tab and this
-        snapshot the answer stands without looking again (7 ms of a 50 ms click)."""
-        url = tab.page.url
-        if unchanged and tab.snapshot is not None and self._looked_at(tab, tab.snapshot, url):
+        `unchanged`: the step changed nothing in the document (its change tracker saw no
+        mutation; the URL's fragment may have moved), so when the last look was at this
+        tab and this very tree the answer stands without looking again (5-8 ms)."""
+        snapshot = tab.snapshot
+        if unchanged and snapshot is not None and self._looked_at(tab, snapshot):
             return self.need
         need = await detect_need(tab.page)
-        self._looked = (tab, tab.snapshot, url)
+        self._looked = (tab, snapshot.roots if snapshot is not None else None)
         old = self.need
         self.need = need
         if need is None:
@@ -350,13 +350,13 @@ class Handoff:
                     source="cockpit"))
         return need
 
-    def _looked_at(self, tab: Tab, snapshot: Snapshot, url: str) -> bool:
-        """Was the last look at this very tab and snapshot (the same objects, not equal
-        ones: comparing snapshots would walk them), at this URL?"""
-        if len(self._looked) != 3:
+    def _looked_at(self, tab: Tab, snapshot: Snapshot) -> bool:
+        """Was the last look at this very tab and tree (the same objects, not equal ones:
+        comparing snapshots would walk them)? A URL-only step keeps the tree's roots."""
+        if len(self._looked) != 2:
             return False
-        last_tab, last_snapshot, last_url = self._looked
-        return last_tab is tab and last_snapshot is snapshot and last_url == url
+        last_tab, last_roots = self._looked
+        return last_tab is tab and last_roots is snapshot.roots
 
     def _later(self, coro) -> None:
         task = asyncio.ensure_future(coro)

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import changes
+from . import changes, quick_click
 from . import events as ev
 from .buffers import (
     CONSOLE_FLOOD_PER_S,
@@ -106,6 +106,8 @@ class Tab:
         async def retake() -> Snapshot:  # the field lookups replaced Playwright's ref map
             return await self._parse(await self.page.aria_snapshot(mode="ai"), doc)
 
+        if self.snapshot is None or self.snapshot.doc != doc:  # a new document
+            spawn(quick_click.prime(self.page), f"priming tab {self.id} for clicks")
         snap = await self._parse(text, doc)
         snap, _ = await mask_secrets(self.page, snap, self.session.redactor.learn_value,
                                      fields=fields, before=self.snapshot, retake=retake)

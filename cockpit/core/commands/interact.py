@@ -25,13 +25,13 @@ async def click(ctx, a) -> Outcome:
     await ctx.on(a.target, lambda loc: quick_click.click(
         ctx.page, loc, timeout=ctx.timeout, button="right" if a.right else "left",
         modifiers=mods))
-    return Outcome(f"clicked {ctx.describe(a.target)}")
+    return Outcome(f"clicked {ctx.named(a.target)}")
 
 
 @command("dblclick", "interact", "Double-click an element.", args=(T,), mutates=True)
 async def dblclick(ctx, a) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.dblclick(timeout=ctx.timeout))
-    return Outcome(f"double-clicked {ctx.describe(a.target)}")
+    return Outcome(f"double-clicked {ctx.named(a.target)}")
 
 
 @command("fill", "interact", "Replace the text of a field (input, textarea, contenteditable).",
@@ -96,32 +96,32 @@ async def press(ctx, a) -> Outcome:
             raise UsageError(f"unknown key '{a.key}': use names like Enter, Tab, Escape, "
                              "ArrowDown, a, Control+a") from None
         raise
-    return Outcome(f"pressed {a.key}" + (f" on {ctx.describe(a.target)}" if a.target else ""))
+    return Outcome(f"pressed {a.key}" + (f" on {ctx.named(a.target)}" if a.target else ""))
 
 
 @command("hover", "interact", "Move the mouse over an element.", args=(T,), mutates=True)
 async def hover(ctx, a) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.hover(timeout=ctx.timeout))
-    return Outcome(f"hovering {ctx.describe(a.target)}")
+    return Outcome(f"hovering {ctx.named(a.target)}")
 
 
 @command("focus", "interact", "Give an element the keyboard focus.", args=(T,), mutates=True)
 async def focus(ctx, a) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.focus(timeout=ctx.timeout))
-    return Outcome(f"focused {ctx.describe(a.target)}")
+    return Outcome(f"focused {ctx.named(a.target)}")
 
 
 @command("check", "interact", "Tick a checkbox or choose a radio button.", args=(T,),
          mutates=True)
 async def check(ctx, a) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.check(timeout=ctx.timeout))
-    return Outcome(f"checked {ctx.describe(a.target)}")
+    return Outcome(f"checked {ctx.named(a.target)}")
 
 
 @command("uncheck", "interact", "Untick a checkbox.", args=(T,), mutates=True)
 async def uncheck(ctx, a) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.uncheck(timeout=ctx.timeout))
-    return Outcome(f"unchecked {ctx.describe(a.target)}")
+    return Outcome(f"unchecked {ctx.named(a.target)}")
 
 
 # Options by value, or by label without regard to case, as people name them.
@@ -145,7 +145,7 @@ async def select(ctx, a) -> Outcome:
                                ": `snapshot -s` on it lists the options")
         return await loc.select_option(values, timeout=ctx.timeout)
     chosen = await ctx.on(a.target, choose)
-    return Outcome(f"selected {', '.join(chosen)} in {ctx.describe(a.target)}",
+    return Outcome(f"selected {', '.join(chosen)} in {ctx.named(a.target)}",
                    {"selected": chosen})
 
 
@@ -191,7 +191,7 @@ async def upload(ctx, a) -> Outcome:
 async def drag(ctx, a) -> Outcome:
     destination = await ctx.locate(a.destination)
     await ctx.on(a.source, lambda loc: loc.drag_to(destination, timeout=ctx.timeout))
-    return Outcome(f"dragged {ctx.describe(a.source)} onto {ctx.describe(a.destination)}")
+    return Outcome(f"dragged {ctx.named(a.source)} onto {ctx.named(a.destination)}")
 
 
 @command("scroll", "interact", "Scroll the page up or down, or scroll an element into view.",
@@ -210,7 +210,7 @@ async def scroll(ctx, a) -> Outcome:
         await ctx.page.evaluate(f"window.scrollTo(0, {y})")
     else:
         await ctx.on(a.where, lambda loc: loc.scroll_into_view_if_needed(timeout=ctx.timeout))
-        return Outcome(f"scrolled {ctx.describe(a.where)} into view")
+        return Outcome(f"scrolled {ctx.named(a.where)} into view")
     await ctx.page.wait_for_timeout(50)  # wheel scrolling is asynchronous
     y = await ctx.page.evaluate("Math.round(window.scrollY)")
     return Outcome(f"scrolled {where}, now at y={y}", {"scroll_y": y})
