@@ -174,7 +174,8 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
     if after is not None and d is not None:
         _drop_expected(d, inv, outcome, after)
         data["diff"] = d.to_json()
-        lines.append(d.text(limit=SHOWN_IN_TEXT, said="\n".join(lines)))
+        if not (d.empty and inv.spec.typed_text):  # `filled @e5` alone: nothing else moved
+            lines.append(d.text(limit=SHOWN_IN_TEXT, said="\n".join(lines)))
         active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
     # nothing in the document changed (a URL-only step keeps the tree): the need stands
     unchanged = (after is not None and before is not None and after.roots is before.roots
@@ -236,7 +237,7 @@ async def _with_needs(session: Session, tab: Tab, outcome: Outcome,
     outcome.data["need"] = need.to_json()
     if old is not None and (old.kind, old.url) == (need.kind, need.url):
         return outcome  # said once, on the step that reached the page (`status` keeps it)
-    human = "" if session.handoff.active else ": a person must step in, ask with `handoff`"
+    human = "" if session.handoff.active else ": ask a person with `handoff`"
     outcome.output = (f"{outcome.output}\n" if outcome.output else "") + \
         f"needs: {need.kind} ({need.detail}){human}"
     return outcome
