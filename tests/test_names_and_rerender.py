@@ -134,12 +134,16 @@ async def test_rebuilt_list_diffs_as_one_row_removed(s, site):
     await ok(s, "fill #note 'buy milk'")
     await ok(s, "snapshot -i")
     rows_before = [r for r, role, _ in s.refs() if role == "listitem"]
-    result = await ok(s, f"click {ref_of(s, 'button', 'Archive Book the flight')}")
+    archive = ref_of(s, 'button', 'Archive Book the flight')
+    result = await ok(s, f"click {archive}")
     d = result.data["diff"]
     assert (d["added"], d["removed"], d["changed"]) == (0, 2, 0), result.output
     gone = {(c["role"], c["kind"]) for c in d["changes"]}
     assert gone == {("listitem", "removed"), ("button", "removed")}, result.output
-    assert "Archive Book the flight" in result.output
+    # the text names the button by the ref the agent gave; the data says what it was
+    assert f"(with {archive})" in result.output
+    assert {"role": "button", "name": "Archive Book the flight"}.items() <= next(
+        c for c in d["changes"] if c["role"] == "button").items()
     # the rows that came back are new elements, reported (if at all) under their new refs
     assert not set(rows_before) & {r for r, role, _ in s.refs() if role == "listitem"}
     await ok(s, f"click {ref_of(s, 'button', 'Archive Pay the rent')}")
