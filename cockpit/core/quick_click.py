@@ -108,6 +108,8 @@ async def click(page, locator, *, timeout: float, button: str = "left",
     """Click the element: at once when it is plainly clickable, else Playwright's way."""
     if not modifiers:
         try:
+            # `evaluate`, not the one-round-trip `evaluate_all`: that one queries in the
+            # main world, where Playwright's ref map (`aria-ref=`) is not
             point = await locator.evaluate(POINT_JS, timeout=QUICK_MS)
         except PlaywrightError:  # not there (yet), or several: Playwright's click says so
             point = None
