@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import ok, ref_of
+from conftest import ok, page, ref_of
 
 
 async def _settle_page(s, site):
@@ -74,3 +74,13 @@ async def _timed(s, line: str) -> float:
     started = time.perf_counter()
     await ok(s, line)
     return time.perf_counter() - started
+
+
+async def test_what_a_new_page_fetches_at_load_is_in_the_navigations_result(s, site, base):
+    # the quiet after a navigation's load is short (50 ms): what the new page fetches on
+    # its own is followed by its init script, and a slow answer is still waited for
+    await ok(s, f"goto {base}" + page("settle-fetch-at-load", (
+        f"<script>fetch('{site.url}/api/slow?ms=400').catch(() => 0).then(() =>"
+        " document.querySelector('main').insertAdjacentHTML('beforeend',"
+        " '<p>Loaded late</p>'))</script>")))
+    assert "Loaded late" in (await ok(s, "text")).output
