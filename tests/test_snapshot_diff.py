@@ -145,3 +145,16 @@ def test_a_result_tells_a_removed_subtree_on_one_line():
     said = d.text(limit=8, said='clicked @e14 (button "Archive Pay the rent")')
     assert "- @e13 listitem (with @e14)" in said
     assert len(d.text().splitlines()) == 6  # every removal, for snapshot -D
+
+
+def test_a_list_emptied_of_its_rows_is_one_removal():
+    # Playwright gives the emptied list no ref (it has no box): its name is no text of its
+    # parent's, so the diff is the list's removal alone
+    before = ('- main [ref=e2]:\n  - heading "Tasks" [level=1] [ref=e3]\n'
+              '  - list "Tasks" [ref=e8]:\n    - listitem [ref=e9]: Pay the rent\n'
+              '  - status [ref=e20]')
+    after = ('- main [ref=e2]:\n  - heading "Tasks" [level=1] [ref=e3]\n'
+             '  - list "Tasks"\n  - status [ref=e20]: All deleted')
+    d = diff(snap(before), snap(after))
+    assert sorted((c.kind, c.ref) for c in d.changes) == [
+        ("changed", "e20"), ("removed", "e8"), ("removed", "e9")], [c.line for c in d.changes]

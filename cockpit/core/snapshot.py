@@ -92,10 +92,12 @@ class Node:
     @property
     def text(self) -> str:
         """The node's own text: its value plus the text of children without a ref of their
-        own (those are watched by their own ref). What a diff compares."""
+        own (those are watched by their own ref). What a diff compares. An empty element
+        without a ref (Playwright gives none to an element with no box: a list emptied of
+        its rows) adds nothing: its name (`list "Tasks"`) is a label, not words on screen."""
         parts = [self.value] if self.value else []
         for child in self.children:
-            if child.ref is None:
+            if child.ref is None and (child.role == "text" or child.children or child.value):
                 parts.append(child.plain())
         return " ".join(p for p in parts if p)
 
