@@ -60,6 +60,14 @@ async def _incremental(s, line: str, fulls) -> object:
     return result
 
 
+async def _open_form(s, tmp_path):
+    page = tmp_path / "login.html"
+    page.write_text(FORM, encoding="utf-8")
+    await ok(s, f"goto {page.as_uri()}")
+    await ok(s, "snapshot -i")
+    return s
+
+
 def _everything(s, results: list) -> str:
     return json.dumps([[e.kind, e.data] for e in s.events] + [r.to_json() for r in results]
                       + [s.refs_info(), render(s.active.snapshot, View())],
@@ -67,11 +75,7 @@ def _everything(s, results: list) -> str:
 
 
 async def test_a_region_snapshot_masks_what_the_human_typed(fresh, tmp_path, fulls):
-    s = fresh
-    page = tmp_path / "login.html"
-    page.write_text(FORM, encoding="utf-8")
-    await ok(s, f"goto {page.as_uri()}")
-    await ok(s, "snapshot -i")
+    s = await _open_form(fresh, tmp_path)
     # the human types into the page itself (a window handoff): no command saw the value
     await s.active.page.fill("#p", TYPED)
     click = await _incremental(s, f"click {ref_of(s, 'button', 'Check')}", fulls)
@@ -86,11 +90,7 @@ async def test_a_region_snapshot_masks_what_the_human_typed(fresh, tmp_path, ful
 
 
 async def test_a_filled_password_stays_masked_through_rerenders(fresh, tmp_path, fulls):
-    s = fresh
-    page = tmp_path / "login.html"
-    page.write_text(FORM, encoding="utf-8")
-    await ok(s, f"goto {page.as_uri()}")
-    await ok(s, "snapshot -i")
+    s = await _open_form(fresh, tmp_path)
     results = [await _incremental(s, f"fill {ref_of(s, 'textbox', 'Password')} {FILLED}",
                                   fulls)]
     results.append(await _incremental(s, f"click {ref_of(s, 'button', 'Check')}", fulls))

@@ -49,7 +49,7 @@ class Handoff:
         self.mode = ""  # "window" (relaunched headed), "headed" (was already), "terminal"
         self.since = 0.0
         self.need: Need | None = None  # what the last checked page needs, if anything
-        self._looked: tuple = ()  # (tab, its snapshot's roots) that `need` was found on
+        self._looked: tuple[Tab, list] | None = None  # (tab, snapshot roots) `need` is of
         self.need_at_handoff: Need | None = None
         self.auto_handoff = False
         self.auto_resume = False
@@ -334,7 +334,7 @@ class Handoff:
         if unchanged and snapshot is not None and self._looked_at(tab, snapshot):
             return self.need
         need = await detect_need(tab.page)
-        self._looked = (tab, snapshot.roots if snapshot is not None else None)
+        self._looked = (tab, snapshot.roots) if snapshot is not None else None
         old = self.need
         self.need = need
         if need is None:
@@ -353,10 +353,8 @@ class Handoff:
     def _looked_at(self, tab: Tab, snapshot: Snapshot) -> bool:
         """Was the last look at this very tab and tree (the same objects, not equal ones:
         comparing snapshots would walk them)? A URL-only step keeps the tree's roots."""
-        if len(self._looked) != 2:
-            return False
-        last_tab, last_roots = self._looked
-        return last_tab is tab and last_roots is snapshot.roots
+        return (self._looked is not None and self._looked[0] is tab
+                and self._looked[1] is snapshot.roots)
 
     def _later(self, coro) -> None:
         task = asyncio.ensure_future(coro)

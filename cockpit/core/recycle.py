@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from . import events as ev
 from .logs import spawn, tolerated
-from .relaunch import RESTORE_SESSION_JS, _capture_tab
+from .relaunch import RESTORE_SESSION_JS, capture_tab
 
 if TYPE_CHECKING:
     from .session import Session
@@ -42,7 +42,7 @@ async def recycle_if_due(session: Session, tab: Tab) -> bool:
     if not due(session, tab):
         return False
     old = tab.page
-    state = await _capture_tab(tab)
+    state = await capture_tab(tab)
     held: list = []
     page = None
     session.held_pages = held  # the new page is this tab's, not a tab of its own

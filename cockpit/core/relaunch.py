@@ -81,7 +81,7 @@ class BrowserState:
                 "cookies": len(self.cookies)}
 
 
-async def _capture_tab(tab: Tab) -> TabState:
+async def capture_tab(tab: Tab) -> TabState:
     state = TabState(tab, tab.page.url)
     if tab.dialog is not None:
         return state  # a dialog blocks the page's scripts
@@ -102,7 +102,7 @@ async def capture(session: Session, *, front_from_window: bool = False) -> Brows
     the human is looking at (they switch tabs in the window without telling us)."""
     tabs = [t for t in session.tabs if not t.page.is_closed()]
     cookies, states = await asyncio.gather(session.browser_context().cookies(),
-                                           asyncio.gather(*(_capture_tab(t) for t in tabs)))
+                                           asyncio.gather(*(capture_tab(t) for t in tabs)))
     active = tabs.index(session.active) if session.active in tabs else 0
     if front_from_window and states and not states[active].visible:
         # In one window only the tab in front is visible; with several windows (or none

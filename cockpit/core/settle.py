@@ -129,7 +129,7 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             continue
         if state is None:
             continue
-        if state["nav"] or state.get("submit"):  # a new document is asked for: its request
+        if state["nav"] or state["submit"]:  # a new document is asked for: its request
             nav_asked = nav_asked or now
             if now - nav_asked < NAV_START_CAP_S:
                 await asyncio.sleep(0.01)
@@ -140,7 +140,7 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
         if state["download"] and not watch.downloads and now - start < NAV_START_CAP_S:
             await asyncio.sleep(0.02)
             continue
-        if state.get("chooser") and not watch.file_chooser and now - start < CHOOSER_CAP_S:
+        if state["chooser"] and not watch.file_chooser and now - start < CHOOSER_CAP_S:
             await asyncio.sleep(0.01)
             continue
         delay = _page_delay(state, now < chain_end)
