@@ -70,10 +70,16 @@ def test_version_comes_from_the_package():
 
 
 def test_importing_the_cli_stays_cheap_for_exec():
-    code = ("import sys, cockpit.cli; "
-            "print(sorted(m for m in ('argparse', 'asyncio') if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
-                          timeout=20, check=False)
+    """`cockpit exec` is a new process per agent step: each module it imports is paid on
+    every step (pathlib alone was a fifth of its start). -S: only what our code imports
+    counts, not what this machine's site-packages hooks load."""
+    heavy = ("argparse", "asyncio", "pathlib", "importlib", "typing", "playwright")
+    code = ("import sys; before = set(sys.modules); "
+            "import cockpit.cli, cockpit.cli.exec, cockpit.control.client; "
+            f"print(sorted(m for m in {heavy!r} if m in sys.modules and m not in before))")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-S", "-c", code], text=True, capture_output=True,
+                          timeout=20, check=False, env={**os.environ, "PYTHONPATH": root})
     assert done.stdout.strip() == "[]", done
 
 

@@ -127,7 +127,7 @@ async def test_held_agents_wait_and_time_out_with_code_4(live, s):
 async def test_socket_and_directory_modes_and_token(live, s):
     assert stat.S_IMODE(live.socket.stat().st_mode) == 0o600
     assert stat.S_IMODE(live.socket.parent.stat().st_mode) == 0o700
-    assert stat.S_IMODE(paths.info_path(live.socket).stat().st_mode) == 0o600
+    assert stat.S_IMODE(Path(paths.info_path(live.socket)).stat().st_mode) == 0o600
     refused = []
     unsubscribe = s.bus.subscribe(lambda e: e.kind == ev.CONTROL_REFUSED and refused.append(e))
     try:
@@ -167,16 +167,16 @@ def dead_socket(path, pid: int = 2 ** 22 + 7) -> None:
     """A dead session's leftovers: a socket nobody listens on, and an info with a gone pid."""
     with socket.socket(socket.AF_UNIX) as leftover:
         leftover.bind(str(path))
-    paths.info_path(path).write_text(json.dumps(
+    Path(paths.info_path(path)).write_text(json.dumps(
         {"session": "old", "token": "x", "pid": pid, "workspace": "/"}))
 
 
 async def test_a_stale_socket_is_cleaned_up_and_a_live_one_is_not_taken(s, tmp_path):
-    sock = paths.socket_path(s.name, tmp_path)
+    sock = Path(paths.socket_path(s.name, tmp_path))
     paths.private_dir(create=True)
     dead_socket(sock)
     assert paths.alive(sock) is None and not sock.exists()
-    assert not paths.info_path(sock).exists()
+    assert not Path(paths.info_path(sock)).exists()
     first = ControlServer(s, workspace=tmp_path)
     await first.start()
     try:
@@ -184,7 +184,7 @@ async def test_a_stale_socket_is_cleaned_up_and_a_live_one_is_not_taken(s, tmp_p
             await ControlServer(s, workspace=tmp_path).start()
     finally:
         await first.close()
-    assert not sock.exists() and not paths.info_path(sock).exists()
+    assert not sock.exists() and not Path(paths.info_path(sock)).exists()
 
 
 async def test_commands_from_two_clients_run_in_arrival_order_with_their_source(live, s):
@@ -263,7 +263,7 @@ async def test_serve_until_sigterm_then_clean_up(site, tmp_path):
             assert line, f"serve ended early: {await serve.stderr.read()}"
             printed += line.decode()
         assert "cockpit exec --session srv snapshot -i" in printed
-        sock = paths.socket_path("srv", tmp_path)
+        sock = Path(paths.socket_path("srv", tmp_path))
         code, out, err = await cockpit_exec(None, "--session", "srv", "url", cwd=tmp_path,
                                             env=env)
         assert code == 0 and out.strip().endswith("/login"), err
@@ -274,7 +274,7 @@ async def test_serve_until_sigterm_then_clean_up(site, tmp_path):
         assert second.returncode == 2 and b"already live" in err
         serve.terminate()
         assert await asyncio.wait_for(serve.wait(), 30) == 0
-        assert not sock.exists() and not paths.info_path(sock).exists()
+        assert not sock.exists() and not Path(paths.info_path(sock)).exists()
     finally:
         if serve.returncode is None:
             serve.kill()
@@ -305,12 +305,12 @@ class FakeSession:
 
     def __init__(self, answer: bytes | None) -> None:
         self.answer = answer
-        self.path = paths.private_dir(create=True) / f"fake-{os.getpid()}.sock"
+        self.path = Path(paths.private_dir(create=True)) / f"fake-{os.getpid()}.sock"
         self.listener = socket.socket(socket.AF_UNIX)
         self.listener.bind(str(self.path))
         self.listener.listen(8)
         self.left: list[bool] = []
-        paths.info_path(self.path).write_text(json.dumps(
+        Path(paths.info_path(self.path)).write_text(json.dumps(
             {"session": "fake", "token": "t", "pid": os.getpid(), "workspace": "/"}))
         if answer is not None:
             threading.Thread(target=self._serve, daemon=True).start()
@@ -354,15 +354,15 @@ def fake_session(answer: bytes | None):
 async def test_paths_a_user_gave_are_never_removed(tmp_path):
     notes = tmp_path / "notes.sock"  # --socket pointing at a file of the user's
     notes.write_text("mine")
-    paths.info_path(notes).write_text("{}")
+    Path(paths.info_path(notes)).write_text("{}")
     elsewhere = tmp_path / "old.sock"  # a dead session's socket, but not in our directory
     dead_socket(elsewhere)
     for target in (notes, elsewhere):
         code, _, err = await cockpit_exec(None, "--socket", str(target), "title")
         assert code == 3 and "no live session" in err, err
-    assert notes.read_text() == "mine" and paths.info_path(notes).read_text() == "{}"
-    assert elsewhere.exists() and paths.info_path(elsewhere).exists()
-    regular = paths.private_dir(create=True) / f"0123456789ab-regular{os.getpid()}.sock"
+    assert notes.read_text() == "mine" and Path(paths.info_path(notes)).read_text() == "{}"
+    assert elsewhere.exists() and Path(paths.info_path(elsewhere)).exists()
+    regular = Path(paths.private_dir(create=True)) / f"0123456789ab-regular{os.getpid()}.sock"
     regular.write_text("not a socket")  # even in our directory, only sockets are ours
     try:
         assert paths.alive(regular) is None and regular.read_text() == "not a socket"
@@ -371,7 +371,7 @@ async def test_paths_a_user_gave_are_never_removed(tmp_path):
 
 
 def test_a_busy_session_is_not_taken_for_dead():
-    sock = paths.private_dir(create=True) / f"busy-{os.getpid()}.sock"
+    sock = Path(paths.private_dir(create=True)) / f"busy-{os.getpid()}.sock"
     listener = socket.socket(socket.AF_UNIX)
     listener.bind(str(sock))
     listener.listen(0)
@@ -386,11 +386,11 @@ def test_a_busy_session_is_not_taken_for_dead():
                 client.close()
                 break
             queued.append(client)
-        paths.info_path(sock).write_text(json.dumps(
+        Path(paths.info_path(sock)).write_text(json.dumps(
             {"session": "busy", "token": "t", "pid": os.getpid(), "workspace": "/"}))
         info = paths.alive(sock)
         assert info is not None and info.session == "busy"
-        assert sock.exists() and paths.info_path(sock).exists()
+        assert sock.exists() and Path(paths.info_path(sock)).exists()
     finally:
         for client in queued:
             client.close()

@@ -48,7 +48,8 @@ def describe(info, timeout: float) -> dict[str, Any]:
     """One session's row: what its .json file says, then what it answers (`state`)."""
     from ..control import discovery
     try:
-        on_disk = json.loads(discovery.info_path(info.socket).read_text(encoding="utf-8"))
+        with open(discovery.info_path(info.socket), encoding="utf-8") as file:
+            on_disk = json.load(file)
     except (OSError, ValueError):
         on_disk = {}
     row: dict[str, Any] = {

@@ -10,6 +10,9 @@ profiles are, and the path stays short (a Unix socket path has at most 107 bytes
 Cleaning up only ever removes our own leftovers: a socket file in that directory whose
 session is gone, and its .json. A path a user gave (--socket, $COCKPIT_SOCKET) is never
 removed: it may be anything.
+
+Paths are plain strings (os.path): `cockpit exec` passes through here on every agent step,
+and importing pathlib would cost it about as much as the rest of its imports together.
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ import re
 import socket
 import stat
 import zlib
-from pathlib import Path
 
 ENV_SESSION = "COCKPIT_SESSION"
 ENV_SOCKET = "COCKPIT_SOCKET"
@@ -33,20 +35,20 @@ class Unreachable(Exception):
     """No live session answers; the message says how to start or find one (exit code 3)."""
 
 
-def runtime_dir() -> Path:
+def runtime_dir() -> str:
     base = os.environ.get("XDG_RUNTIME_DIR")
     if base and len(base) < 40 and os.path.isdir(base):
-        return Path(base) / "cockpit"
-    return Path("/tmp") / f"cockpit-{os.getuid()}"
+        return os.path.join(base, "cockpit")
+    return f"/tmp/cockpit-{os.getuid()}"
 
 
-def private_dir(create: bool = False) -> Path:
+def private_dir(create: bool = False) -> str:
     """The socket directory, checked: ours, and nobody else may enter it."""
     path = runtime_dir()
     if create:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.makedirs(path, mode=0o700, exist_ok=True)
     try:
-        info = path.lstat()
+        info = os.lstat(path)
     except FileNotFoundError:
         return path
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
@@ -57,10 +59,10 @@ def private_dir(create: bool = False) -> Path:
     return path
 
 
-def workspace_key(workspace: Path) -> str:
+def workspace_key(workspace: str | os.PathLike[str]) -> str:
     """12 hex digits naming the workspace (two CRC-32s: zlib loads in a fraction of the
     time hashlib's OpenSSL does, and this is not about secrecy)."""
-    path = str(workspace.resolve()).encode()
+    path = os.fsencode(os.path.realpath(workspace))
     return f"{zlib.crc32(path):08x}{zlib.crc32(path[::-1]) & 0xFFFF:04x}"
 
 
@@ -75,28 +77,30 @@ def check_name(name: str) -> str:
     return name
 
 
-def socket_path(name: str, workspace: Path | None = None) -> Path:
-    key = workspace_key(workspace or Path.cwd())
-    return private_dir() / f"{key}-{check_name(name)}.sock"
+def socket_path(name: str, workspace: str | os.PathLike[str] | None = None) -> str:
+    key = workspace_key(workspace or os.getcwd())
+    return os.path.join(private_dir(), f"{key}-{check_name(name)}.sock")
 
 
-def info_path(sock: Path) -> Path:
-    return sock.with_suffix(".json")
+def info_path(sock: str | os.PathLike[str]) -> str:
+    """The .json beside a socket (`x.sock` -> `x.json`)."""
+    return os.path.splitext(os.fspath(sock))[0] + ".json"
 
 
 class LiveInfo:
     """What a live session's .json file says (a plain class: see core/result.py)."""
 
-    def __init__(self, session: str, socket: Path, token: str, pid: int,
+    def __init__(self, session: str, socket: str, token: str, pid: int,
                  workspace: str) -> None:
         self.session, self.socket, self.token = session, socket, token
         self.pid, self.workspace = pid, workspace
 
     @classmethod
-    def read(cls, sock: Path) -> LiveInfo | None:
+    def read(cls, sock: str | os.PathLike[str]) -> LiveInfo | None:
         try:
-            data = json.loads(info_path(sock).read_text(encoding="utf-8"))
-            return cls(data["session"], sock, data["token"], int(data["pid"]),
+            with open(info_path(sock), encoding="utf-8") as file:
+                data = json.load(file)
+            return cls(data["session"], os.fspath(sock), data["token"], int(data["pid"]),
                        data.get("workspace", ""))
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -112,13 +116,13 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-def answers(sock: Path) -> bool | None:
+def answers(sock: str | os.PathLike[str]) -> bool | None:
     """True: something accepts connections on this socket; False: nobody listens there
     (refused, or no such file); None: cannot tell (a full listen queue, a slow peer)."""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(1.0)
     try:
-        s.connect(str(sock))
+        s.connect(os.fspath(sock))
         return True
     except (ConnectionRefusedError, FileNotFoundError):
         return False
@@ -128,7 +132,7 @@ def answers(sock: Path) -> bool | None:
         s.close()
 
 
-def alive(sock: Path) -> LiveInfo | None:
+def alive(sock: str | os.PathLike[str]) -> LiveInfo | None:
     """The live session on this socket, or None. A socket whose recorded process is gone,
     or that refuses connections, is stale: our own leftovers are removed (remove_stale)."""
     info = LiveInfo.read(sock)
@@ -138,13 +142,13 @@ def alive(sock: Path) -> LiveInfo | None:
     return None
 
 
-def remove_stale(sock: Path) -> None:
+def remove_stale(sock: str | os.PathLike[str]) -> None:
     """Remove a dead session's socket and .json, only if the socket sits in our private
     directory and is a socket (or gone): never a file someone pointed us at."""
     try:
-        if sock.parent.resolve() != private_dir().resolve():
+        if os.path.realpath(os.path.dirname(sock)) != os.path.realpath(private_dir()):
             return
-        if not stat.S_ISSOCK(sock.lstat().st_mode):
+        if not stat.S_ISSOCK(os.lstat(sock).st_mode):
             return
     except FileNotFoundError:
         pass  # the socket went first: its .json is still ours to clear
@@ -153,10 +157,10 @@ def remove_stale(sock: Path) -> None:
     remove(sock)
 
 
-def remove(sock: Path) -> None:
-    for path in (sock, info_path(sock)):
+def remove(sock: str | os.PathLike[str]) -> None:
+    for path in (os.fspath(sock), info_path(sock)):
         try:
-            path.unlink()
+            os.unlink(path)
         except FileNotFoundError:
             pass
 
@@ -168,18 +172,22 @@ def find(name: str | None = None, socket_hint: str | None = None) -> LiveInfo:
     hint = socket_hint or os.environ.get(ENV_SOCKET)
     env_name = os.environ.get(ENV_SESSION)
     if hint and (name is None or name == env_name or socket_hint):
-        info = alive(Path(hint))
+        info = alive(hint)
         if info is None:
             raise Unreachable(f"no live session at {hint} (from "
                               f"{'--socket' if socket_hint else ENV_SOCKET}): it has ended; "
                               f"start one with `cockpit serve` or `cockpit`")
         return info
     name = check_name(name or env_name or "default")
-    here = Path.cwd().resolve()
-    for workspace in (here, *here.parents):
+    here = workspace = os.path.realpath(os.getcwd())
+    while True:
         info = alive(socket_path(name, workspace))
         if info is not None:
             return info
+        parent = os.path.dirname(workspace)
+        if parent == workspace:
+            break
+        workspace = parent
     raise Unreachable(f"no live session {name!r} here ({here} or its parents){elsewhere(name)}. "
                       f"Start one with `cockpit serve --session {name}` (no window) or "
                       f"`cockpit --session {name}` (the TUI), then run this again")
@@ -203,8 +211,10 @@ def elsewhere(name: str = "", limit: int = 4) -> str:
             f"lists them)")
 
 
-def list_sockets() -> list[Path]:
+def list_sockets() -> list[str]:
     try:
-        return sorted(private_dir().glob("*.sock"))
+        directory = private_dir()
+        return sorted(os.path.join(directory, name) for name in os.listdir(directory)
+                      if name.endswith(".sock"))
     except (OSError, Unreachable):
         return []

@@ -45,7 +45,7 @@ class AlreadyLive(Exception):
 class ControlServer:
     def __init__(self, session, workspace: Path | None = None) -> None:
         self.session = session
-        self.socket = discovery.socket_path(session.name, workspace)
+        self.socket = Path(discovery.socket_path(session.name, workspace))
         self.workspace = (workspace or Path.cwd()).resolve()  # the one the socket is keyed on
         self.token = secrets.token_hex(16)
         self.commands: deque[Event] = deque()
@@ -93,7 +93,7 @@ class ControlServer:
                 "browser": attach.kind if attach else "local",
                 "endpoint": shown(attach.endpoint) if attach else None}
         target = discovery.info_path(self.socket)
-        temp = target.with_suffix(".tmp")
+        temp = self.socket.with_suffix(".tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(info, out)

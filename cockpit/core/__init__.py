@@ -8,8 +8,6 @@ import `cockpit.core.result` or `cockpit.core.errors` without paying for Playwri
 
 from __future__ import annotations
 
-from importlib import import_module
-
 TYPE_CHECKING = False  # not typing's import: thin clients come through here
 if TYPE_CHECKING:
     from .events import Event, EventBus
@@ -27,6 +25,8 @@ def __getattr__(name: str):
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module  # here: importlib (and warnings) cost exec ~0.5 ms
+
     if name in ("REGISTRY", "Session"):
         import_module(".commands", __name__)  # registers every command
     return getattr(import_module(f".{home}", __name__), name)
