@@ -26,7 +26,10 @@ QUICK_MS = 250  # an element that is there answers at once; one that is not wait
 # Returns [x, y] (CSS pixels of the main frame's viewport) when the element can be clicked
 # at once, else null. Shadow roots are entered for the hit test, as a click would.
 POINT_JS = r"""
-(el) => {
+(el, doc) => {
+  // `doc`: the document the ref came from (Tab.DOC_TOKEN_JS); another one is for the
+  // caller's checks to explain
+  if (doc !== undefined && window.__cockpitDoc !== doc) return null;
   if (window.top !== window || !el.isConnected) return null;
   if (el.matches(':disabled, option, optgroup') || el.closest('[aria-disabled="true"]'))
     return null;
@@ -103,21 +106,42 @@ async def prime(page) -> None:
         log.debug("priming the page for a quick click failed: %s", exc)
 
 
+async def click_ref(page, selector: str, doc: str, button: str = "left") -> bool | None:
+    """Click a ref of the last snapshot (`aria-ref=e5`) in one round trip to the page
+    when it is plainly clickable there (True). False: the page does not call it plainly
+    clickable (any more); None: it could not tell (gone, several, another document). On
+    either, the caller goes the checked way: `targets.resolve`, then `click`.
+
+    One round trip: `eval_on_selector` finds the element where Playwright's ref map lives
+    and evaluates in the page's world in one call; `resolve` + `locator.evaluate` are four
+    (counting and the document's token, then find, evaluate and release the element)."""
+    try:
+        point = await page.eval_on_selector(selector, POINT_JS, doc, strict=True)
+    except PlaywrightError as exc:
+        log.debug("quick click by ref: %s", exc)
+        return None
+    return point is not None and await _mouse_click(page, point, button)
+
+
 async def click(page, locator, *, timeout: float, button: str = "left",
-                modifiers: list[str] | None = None) -> None:
+                modifiers: list[str] | None = None, quick: bool = True) -> None:
     """Click the element: at once when it is plainly clickable, else Playwright's way."""
-    if not modifiers:
+    if quick and not modifiers:
         try:
             # `evaluate`, not the one-round-trip `evaluate_all`: that one queries in the
             # main world, where Playwright's ref map (`aria-ref=`) is not
             point = await locator.evaluate(POINT_JS, timeout=QUICK_MS)
         except PlaywrightError:  # not there (yet), or several: Playwright's click says so
             point = None
-        if point is not None:
-            await page.mouse.click(point[0], point[1], button=button)
-            try:
-                if not await page.evaluate(MISSED_JS):
-                    return
-            except PlaywrightError:  # the click took the page elsewhere: it landed
-                return
+        if point is not None and await _mouse_click(page, point, button):
+            return
     await locator.click(timeout=timeout, button=button, modifiers=modifiers)
+
+
+async def _mouse_click(page, point: list[float], button: str) -> bool:
+    """Click the point; False when the guard stopped the click (it would have missed)."""
+    await page.mouse.click(point[0], point[1], button=button)
+    try:
+        return not await page.evaluate(MISSED_JS)
+    except PlaywrightError:  # the click took the page elsewhere: it landed
+        return True

@@ -77,8 +77,7 @@ async def resolve(tab: Tab, target: str):
         else:
             reason = f"@{ref} is not in this tab's last snapshot (unknown or outdated ref)"
         raise StaleRefError(f"{reason}; {NEW_SNAPSHOT}", data={"ref": ref})
-    # After a region snapshot Playwright's own ref map holds that region only (changes.py)
-    engine = REF_ENGINE if tab.partial_refs and not snap.refs[ref].in_frame else "aria-ref"
+    engine = _engine(tab, snap, ref)
     locator = tab.page.locator(f"{engine}={ref}")
     # The ref map lives in Playwright's utility world, so count there; the document token
     # lives in the main world (of the top frame, also for frame refs). Both at once.
@@ -107,6 +106,21 @@ async def resolve(tab: Tab, target: str):
         raise StaleRefError(f"{what} is ambiguous ({count} elements); {NEW_SNAPSHOT}",
                             data={"ref": ref})
     return locator
+
+
+def _engine(tab: Tab, snap: Snapshot, ref: str) -> str:
+    # After a region snapshot Playwright's own ref map holds that region only (changes.py)
+    return REF_ENGINE if tab.partial_refs and not snap.refs[ref].in_frame else "aria-ref"
+
+
+def ref_selector(tab: Tab, target: str) -> str | None:
+    """The selector of a ref the tab's last snapshot has (`aria-ref=e5`), unchecked; None
+    for anything else. For a one-round-trip attempt whose failure goes to `resolve`."""
+    ref, snap = as_ref(target), tab.snapshot
+    if ref is None or snap is None:
+        return None
+    ref = snap.live(ref)
+    return f"{_engine(tab, snap, ref)}={ref}" if ref in snap.refs else None
 
 
 async def _selector(tab: Tab, selector: str):

@@ -11,6 +11,7 @@ from ..errors import CommandError, UsageError
 from ..paths import base, given_path
 from ..registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
 from ..result import Outcome
+from ..targets import ref_selector
 
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
 
@@ -22,9 +23,16 @@ T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
          examples=("click @e6", "click 'button[type=submit]'"), tool="browser_click")
 async def click(ctx, a) -> Outcome:
     mods = a.modifiers.split("+") if a.modifiers else None
-    await ctx.on(a.target, lambda loc: quick_click.click(
-        ctx.page, loc, timeout=ctx.timeout, button="right" if a.right else "left",
-        modifiers=mods))
+    button = "right" if a.right else "left"
+    tab = ctx.needs_tab()
+    selector = None if mods else ref_selector(tab, a.target)
+    quick = None
+    if selector is not None and tab.snapshot is not None:
+        quick = await quick_click.click_ref(ctx.page, selector, tab.snapshot.doc, button)
+    if not quick:  # a selector, or a ref the page did not take at once: checked, then clicked
+        await ctx.on(a.target, lambda loc: quick_click.click(
+            ctx.page, loc, timeout=ctx.timeout, button=button, modifiers=mods,
+            quick=quick is None))
     return Outcome(f"clicked {ctx.named(a.target)}")
 
 
