@@ -48,7 +48,8 @@ async def test_confirm_dialog_is_a_modal_state(s, site):
     assert "dialog is open" in refused.error and "dialog accept" in refused.error
     assert (await ok(s, "tabs")).ok  # commands that do not touch the page still run
     r = await ok(s, "dialog dismiss")
-    assert "dismissed the confirm" in r.output
+    assert r.output.splitlines()[0] == "dismissed the confirm"  # its message was said
+    assert r.data["dialog"]["message"] == "Delete all messages?"
     assert "Archive" in (await ok(s, "snapshot -i")).output  # nothing was deleted
     await ok(s, f"click {delete}")
     r = await ok(s, "dialog accept")

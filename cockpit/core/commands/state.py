@@ -27,7 +27,8 @@ async def dialog(ctx, a) -> Outcome:
     else:
         await tab.dialog.dismiss()
     tab.dialog_answered("accepted" if a.action == "accept" else "dismissed")
-    return Outcome(f"{a.action}ed the {d.type} \"{d.message}\"", {"dialog": d.to_json()})
+    # the message was said when the dialog opened (and stays in the data): not again
+    return Outcome(f"{a.action}ed the {d.type}", {"dialog": d.to_json()})
 
 
 def _cookie_line(c: dict) -> str:
