@@ -165,11 +165,19 @@ def page(name: str, body: str, head: str = "") -> str:
     return "/" + name
 
 
+def stylesheet(name: str, css: str) -> str:
+    """Serve a stylesheet at /NAME.css."""
+    PAGES[name + ".css"] = css
+    return f"/{name}.css"
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
-        html = PAGES.get(self.path.strip("/").split("?")[0].split("#")[0])
+        name = self.path.strip("/").split("?")[0].split("#")[0]
+        html = PAGES.get(name)
         self.send_response(200 if html else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
+        kind = "text/css" if name.endswith(".css") else "text/html"
+        self.send_header("Content-Type", f"{kind}; charset=utf-8")
         self.end_headers()
         self.wfile.write((html or "missing").encode())
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import ok, page, ref_of
+from conftest import ok, page, ref_of, stylesheet
 
 from cockpit.core.diff import diff
 from cockpit.core.render import View, render
@@ -70,11 +70,13 @@ PAIR = page("pair", "<div id=w><button>Stay</button><button id=b2>Go away</butto
                     "<button onclick='b2.remove()'>Remove</button>")
 LABEL = page("label", "<div><label for=f id=lab>First</label></div><div><input id=f></div>"
                       "<button onclick=\"lab.textContent='Second'\">Relabel</button>")
-HOVER = page("hover", "<h2 id=h>Section <a class=hl href='#h'>¶</a></h2><p>body</p>",
-             "<style>a.hl{visibility:hidden} h2:hover > a.hl{visibility:visible}</style>")
-CHECKED = page("checked", "<div><input type=checkbox id=c aria-label=Menu><div class=menu>"
-                          "<a href='#m'>Menu link</a></div></div>",
-               "<style>.menu{display:none} #c:checked ~ .menu{display:block}</style>")
+HOVER_BODY = "<h2 id=h>Section <a class=hl href='#h'>¶</a></h2><p>body</p>"
+HOVER_CSS = "a.hl{visibility:hidden} h2:hover > a.hl{visibility:visible}"
+HOVER = page("hover", HOVER_BODY, f"<style>{HOVER_CSS}</style>")
+CHECKED_BODY = ("<div><input type=checkbox id=c aria-label=Menu><div class=menu>"
+                "<a href='#m'>Menu link</a></div></div>")
+CHECKED_CSS = ".menu{display:none} #c:checked ~ .menu{display:block}"
+CHECKED = page("checked", CHECKED_BODY, f"<style>{CHECKED_CSS}</style>")
 SHADOW = page("shadow", "<x-box id=xb></x-box><script>const r = xb.attachShadow({mode:'open'});"
                         "r.innerHTML = '<p>shadow old</p><button>In shadow</button>';"
                         "r.querySelector('button').onclick = () => "
@@ -129,6 +131,37 @@ async def test_css_state_hover_and_checked(s, base, fulls):
                     fulls=fulls)
     assert d["added"] == 1, d
     await start(s, base, CHECKED)
+    d = await check(s, f"click {ref_of(s, 'checkbox', 'Menu')}", incremental=True, fulls=fulls)
+    assert any(c["role"] == "link" for c in d["changes"]), d
+
+
+async def test_css_state_in_stylesheets_the_page_may_not_read(s, base, fulls, tmp_path):
+    """A file:// page's stylesheets, and a CDN's, are another origin's: the page cannot read
+    their rules, so Cockpit reads them for its tracker (@imports too), and gives the page
+    selectors and property names only: never a value (the same-origin policy keeps the text
+    from the page's scripts, and they can reach the tracker). Before, every action on such
+    a page (Python's offline docs) cost a full snapshot."""
+    secret = "a.hl::after { content: 'value-the-page-may-not-read' }"
+    (tmp_path / "state.css").write_text(HOVER_CSS + secret)
+    (tmp_path / "style.css").write_text('@import url("state.css");\nbody { margin: 0 }')
+    (tmp_path / "doc.html").write_text(
+        f"<!doctype html><html><head><title>doc</title><link rel=stylesheet "
+        f"href='style.css?v=1'></head><body><main>{HOVER_BODY}<p><a href='#h'>Back up</a>"
+        "</p></main></body></html>")
+    await ok(s, f"goto file://{tmp_path}/doc.html")
+    await ok(s, "snapshot -i")
+    d = await check(s, f"hover {ref_of(s, 'heading', 'Section')}", incremental=True,
+                    fulls=fulls)
+    assert d["added"] == 1, d
+    given = await s.active.page.evaluate("JSON.stringify([...__cockpitChanges.given])")
+    assert "h2:hover > a.hl" in given and "visibility" in given
+    assert "value-the-page-may-not-read" not in given and "hidden" not in given
+    result = await ok(s, f"click {ref_of(s, 'link', 'Back up')}")
+    # a file:// URL is one "site" (the pointer left the heading: its ¶ went, too)
+    assert result.output.splitlines()[1].startswith("URL -> #h,"), result.output
+    # another host's stylesheet, as a CDN's without `crossorigin`
+    other = base.replace("127.0.0.1", "localhost") + stylesheet("incr-checked", CHECKED_CSS)
+    await start(s, base, page("incr-cdn", CHECKED_BODY, f"<link rel=stylesheet href='{other}'>"))
     d = await check(s, f"click {ref_of(s, 'checkbox', 'Menu')}", incremental=True, fulls=fulls)
     assert any(c["role"] == "link" for c in d["changes"]), d
 

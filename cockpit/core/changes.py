@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -33,6 +33,7 @@ from .changes_js import QUERY_JS, REF_ENGINE, REF_ENGINE_JS
 from .diff import Diff, diff
 from .secret_fields import mask_secrets
 from .snapshot import Node, Snapshot, parse
+from .stylesheets import StylesheetRules
 
 if TYPE_CHECKING:
     from .tab import Tab
@@ -49,18 +50,40 @@ async def register_ref_engine(playwright) -> None:
     await playwright.selectors.register(REF_ENGINE, REF_ENGINE_JS, content_script=True)
 
 
-async def mark(page) -> str:
+Unread = list[tuple[Any, list[str]]]  # frames, and the stylesheets they could not read
+
+
+async def mark(page) -> tuple[str, Unread]:
     """Every document of the page starts over (a full snapshot follows at once); returns
-    the main frame's document token. Frames that cannot answer are skipped: a frame
-    mid-navigation will report itself as new on the next query."""
+    the main frame's document token, and the stylesheets each frame could not read (for
+    `read_stylesheets`). Frames that cannot answer are skipped: a frame mid-navigation
+    will report itself as new on the next query."""
     main = page.main_frame
-    others = [f for f in page.frames if f is not main]
-    results = await asyncio.gather(main.evaluate(QUERY_JS, True),
-                                   *(f.evaluate(QUERY_JS, True) for f in others),
+    frames = [main, *(f for f in page.frames if f is not main)]
+    results = await asyncio.gather(*(f.evaluate(QUERY_JS, True) for f in frames),
                                    return_exceptions=True)
     if isinstance(results[0], BaseException):
         raise results[0]
-    return str(results[0]["doc"])
+    unread = [(frame, result["unread"]) for frame, result in zip(frames, results)
+              if not isinstance(result, BaseException) and result.get("unread")]
+    return str(results[0]["doc"]), unread
+
+
+async def read_stylesheets(page, unread: Unread, sheets: StylesheetRules) -> None:
+    """Hand each frame the rules of the stylesheets it could not read (another origin's:
+    selectors and property names only), so that its next query can answer with regions
+    instead of asking for a full look."""
+    for frame, hrefs in unread:
+        rules = await sheets.rules(page.context, hrefs)
+        if not rules:
+            continue
+        try:
+            left = await frame.evaluate(QUERY_JS, {"sheets": rules})
+        except PlaywrightError as exc:  # the frame went on to another document
+            log.debug("stylesheet rules not delivered: %s", exc)
+            continue
+        if left.get("unread"):
+            log.debug("full snapshots: stylesheets not read: %s", left["unread"][:3])
 
 
 class Unplaceable(Exception):

@@ -41,7 +41,8 @@ function () {
   if (window.__cockpitChanges) return;
   const MAX = 400;  // changed elements past this: the page changed wholesale
   const T = {base: false, nodes: new Set(), attrs: new Map(), values: new Set(),
-             global: '', title: false, rules: undefined, members: null, scanned: false};
+             global: '', title: false, rules: undefined, members: null, scanned: false,
+             given: new Map(), unread: []};
   Object.defineProperty(window, '__cockpitChanges', {value: T, enumerable: false});
   const IGNORED = new Set(['SCRIPT', 'NOSCRIPT', 'META', 'TEMPLATE']);
   const ignorable = (n) => n.nodeType === 8 || (n.nodeType === 1 && (IGNORED.has(n.tagName)
@@ -121,9 +122,16 @@ function () {
 # whether a baseline existed, a reason when only a full snapshot will do, whether the
 # title changed, and the regions as CSS paths, each with its distance from <body>.
 QUERY_JS = r"""
-(mark) => {
+(arg) => {
   if (!window.__cockpitChanges) (__TRACKER__)();
   const T = window.__cockpitChanges;
+  if (arg && arg.sheets) {  // rules of stylesheets the page may not read (stylesheets.py)
+    for (const [href, rules] of Object.entries(arg.sheets)) T.given.set(href, rules);
+    T.rules = undefined;
+    if (T.base) T.members = match();
+    return {unread: T.members === null ? T.unread : []};
+  }
+  const mark = arg === true;
   const doc = mark ? (window.__cockpitDoc ??= Math.random().toString(36).slice(2))
                    : (window.__cockpitDoc || '');
   T.flush();
@@ -141,10 +149,13 @@ QUERY_JS = r"""
   if (members === null && !out.global && !mark) out.global = 'a stylesheet Cockpit cannot read';
   T.members = members;
   T.base = true;
+  if (members === null) out.unread = T.unread;  // Python may read them for us
   return out;
 
   // Stylesheet rules that match on a state no mutation reports, and that can show, hide
-  // or resize what they match; null when a stylesheet cannot be read.
+  // or resize what they match; null when a stylesheet cannot be read. For a stylesheet
+  // of another origin (a CDN's, a file:// page's) Python gives each rule's selector and
+  // property names, if it could read it; its address is noted in T.unread otherwise.
   function rules() {
     if (T.rules !== undefined) return T.rules;
     const STATE = new RegExp(':(hover|focus|focus-within|focus-visible|active|target|' +
@@ -156,23 +167,33 @@ QUERY_JS = r"""
     const PSEUDO = /::?(before|after|marker|placeholder|first-line|first-letter)\b/g;
     const found = new Set();
     let unreadable = false;
+    T.unread = [];
+    const consider = (selector, names) => {  // names: a rule's style, or Python's list
+      if (!STATE.test(selector)) return;
+      for (let i = 0; i < names.length; i++) {
+        if (SHOWS.test(names[i])) { found.add(selector.replace(PSEUDO, '')); return; }
+      }
+    };
+    const sheet = (s) => {
+      let list = null;
+      try { list = s.cssRules; } catch (e) { /* another origin's */ }
+      if (list !== null) return visit(list);
+      const given = s.href ? T.given.get(s.href) : undefined;
+      if (given) {
+        for (const [selector, names] of given) consider(selector, names);
+        return;
+      }
+      unreadable = true;
+      if (s.href && !T.given.has(s.href)) T.unread.push(s.href);
+    };
     const visit = (list) => {
       for (const r of list) {
-        if (r.styleSheet) { try { visit(r.styleSheet.cssRules); } catch (e) { unreadable = true; } }
-        if (r.selectorText !== undefined && r.style && STATE.test(r.selectorText)) {
-          for (let i = 0; i < r.style.length; i++) {
-            if (SHOWS.test(r.style[i])) {
-              found.add(r.selectorText.replace(PSEUDO, ''));
-              break;
-            }
-          }
-        }
+        if (r.styleSheet) sheet(r.styleSheet);
+        if (r.selectorText !== undefined && r.style) consider(r.selectorText, r.style);
         if (r.cssRules && r.cssRules.length) visit(r.cssRules);
       }
     };
-    for (const s of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
-      try { visit(s.cssRules); } catch (e) { unreadable = true; }
-    }
+    for (const s of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) sheet(s);
     T.rules = unreadable || found.size > 300 ? null : [...found];
     return T.rules;
   }

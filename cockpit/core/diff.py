@@ -163,7 +163,9 @@ def _url_after(old: str, new: str) -> str:
 
 
 def _same_site(a: SplitResult, b: SplitResult) -> bool:
-    return bool(b.netloc) and (a.scheme, a.netloc) == (b.scheme, b.netloc)
+    # file:// URLs have no host: the same scheme is the same "site" (this disk)
+    return (bool(b.netloc) or b.scheme == "file") and (a.scheme, a.netloc) == (b.scheme,
+                                                                              b.netloc)
 
 
 def _from_path(u: SplitResult) -> str:

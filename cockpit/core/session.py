@@ -17,6 +17,7 @@ from . import agent as agents
 from . import changes
 from . import events as ev
 from .attach import Attach
+from .stylesheets import StylesheetRules, reads_local_files
 from .browser import LaunchPlan, close_browser, launch, plan_attach, plan_launch
 from .buffers import Buffers
 from .errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, CommandError
@@ -57,6 +58,8 @@ class Session:
                  registry: Registry = REGISTRY, attach: Attach | None = None) -> None:
         self.name = name
         self.attach = attach  # --cdp / --ws-endpoint: a running browser, never ours to close
+        # other origins' stylesheets, read for the pages' change trackers (stylesheets.py)
+        self.stylesheets = StylesheetRules(reads_local_files(attach))
         self.headed = headed
         self.engine = engine
         self.browser_path = browser_path

@@ -96,11 +96,12 @@ class Tab:
         """Take a full snapshot; it becomes the one refs are checked against."""
         # The change trackers of every frame start over first (what changes from now on
         # is what the next action's diff looks at), and read the document's token.
-        doc = await changes.mark(self.page)
+        doc, unread = await changes.mark(self.page)
         # Round trips at once: the snapshot itself dominates, the others ride along.
-        text, title, fields = await asyncio.gather(
+        text, title, fields, _ = await asyncio.gather(
             self.page.aria_snapshot(mode="ai"), self.page.title(),
-            count_secret_fields(self.page))
+            count_secret_fields(self.page),
+            changes.read_stylesheets(self.page, unread, self.session.stylesheets))
         self.title = title
 
         async def retake() -> Snapshot:  # the field lookups replaced Playwright's ref map

@@ -2,7 +2,8 @@
 
 An action's cost should follow what it changed, not the page's size (issue 17). On the
 demo's /reference page and, when Debian's python3-doc is installed, on Python's
-stdtypes.html (7,600 refs) and functions.html, served on 127.0.0.1, three clicks:
+stdtypes.html (7,600 refs) and functions.html, served on 127.0.0.1 and opened as file://
+pages (whose stylesheets the page cannot read: Cockpit reads them), three clicks:
   - no-op: a button whose click does nothing;
   - small: a button whose click changes one paragraph's text;
   - navigate: a link to the same page (a new document: a full snapshot either way).
@@ -79,6 +80,10 @@ def pages(demo: DemoSite) -> dict[str, str]:
         base = f"http://127.0.0.1:{server.server_address[1]}/library"
         out["stdtypes"] = f"{base}/stdtypes.html"
         out["functions"] = f"{base}/functions.html"
+        # opened from the disk, as people read the offline docs: every stylesheet of a
+        # file:// page is another origin's, which the page cannot read (stylesheets.py)
+        out["stdtypes (file://)"] = f"file://{PYDOC}/library/stdtypes.html"
+        out["functions (file://)"] = f"file://{PYDOC}/library/functions.html"
     else:
         print(f"note: {PYDOC} missing (apt-get install python3-doc): the demo page only")
     return out

@@ -57,14 +57,16 @@ class Agent:
             text, failed = await coro, False
         except ToolError as exc:
             text, failed = exc.text, True
-        self.ms += (time.perf_counter() - t) * 1000
+        ms = (time.perf_counter() - t) * 1000
+        self.ms += ms
         self.calls += 1
         if isinstance(text, list):  # fill_many: one answer per call it made
             self.calls += len(text) - 1
             text = "\n".join(text)
         text = text or ""
         self.tokens += tokens(text)
-        self.log.append(f"{what}: {tokens(text)} tok{' (error)' if failed else ''}")
+        self.log.append(f"{what}: {tokens(text)} tok, {ms:.0f} ms"
+                        f"{' (error)' if failed else ''}")
         if new_page:
             self.refs = {}
         self.refs.update(refs_in(text))
