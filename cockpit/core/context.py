@@ -59,9 +59,11 @@ class Context:
     async def locate(self, target: str):
         return await resolve(self.needs_tab(), target)
 
-    async def on(self, target: str, action: Callable[[Any], Awaitable[T]]) -> T:
-        """Run `action(locator)` on the target, translating Playwright's errors."""
-        locator = await self.locate(target)
+    async def on(self, target: str, action: Callable[[Any], Awaitable[T]],
+                 locator: Any = None) -> T:
+        """Run `action(locator)` on the target (`locator`: as `locate` found it already),
+        translating Playwright's errors."""
+        locator = locator if locator is not None else await self.locate(target)
         try:
             return await action(locator)
         except PlaywrightError as exc:

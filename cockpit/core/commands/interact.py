@@ -57,9 +57,10 @@ IS_PASSWORD_JS = "e => e.type === 'password' || /password/i.test(e.autocomplete 
 
 
 async def _into(ctx, target: str, action, done: str) -> Outcome:
-    secret = await ctx.on(target, _is_password)
+    locator = await ctx.locate(target)  # checked once, for both calls below
+    secret = await _is_password(ctx, target, locator)
     try:
-        await ctx.on(target, action)
+        await ctx.on(target, action, locator)
     except CommandError as exc:
         if secret:
             exc.data = {**exc.data, "secret": True}
@@ -67,9 +68,16 @@ async def _into(ctx, target: str, action, done: str) -> Outcome:
     return Outcome(done, {"secret": True} if secret else {})
 
 
-async def _is_password(loc) -> bool:
+async def _is_password(ctx, target: str, locator) -> bool:
+    selector = ref_selector(ctx.needs_tab(), target)
+    if selector is not None:  # a ref: one round trip (a locator's evaluate is three)
+        try:
+            return bool(await ctx.page.eval_on_selector(selector, IS_PASSWORD_JS,
+                                                        strict=True))
+        except PlaywrightError:
+            pass  # asked again below, as for a selector
     try:
-        return bool(await loc.evaluate(IS_PASSWORD_JS, timeout=1000))
+        return bool(await locator.evaluate(IS_PASSWORD_JS, timeout=1000))
     except PlaywrightError:  # gone or busy: the fill itself reports what went wrong
         return False
 
