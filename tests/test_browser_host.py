@@ -2,6 +2,8 @@
 
 import os
 import socket
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -53,6 +55,16 @@ def test_stale_profile_lock_is_released_and_a_live_one_refused(tmp_path):
     (tmp_path / "SingletonLock").symlink_to(f"{host}-999999999")  # no such process
     release_stale_profile_lock(tmp_path)
     assert not (tmp_path / "SingletonLock").is_symlink()
+    # a live process that is not a browser of this profile: the dead one's number, reused
     (tmp_path / "SingletonLock").symlink_to(f"{host}-{os.getpid()}")
-    with pytest.raises(BrowserNotFoundError, match="in use by process"):
-        release_stale_profile_lock(tmp_path)
+    release_stale_profile_lock(tmp_path)
+    assert not (tmp_path / "SingletonLock").is_symlink()
+    browser = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
+                                f"--user-data-dir={tmp_path}"])
+    try:
+        (tmp_path / "SingletonLock").symlink_to(f"{host}-{browser.pid}")
+        with pytest.raises(BrowserNotFoundError, match="in use by process"):
+            release_stale_profile_lock(tmp_path)
+    finally:
+        browser.kill()
+        browser.wait()

@@ -84,3 +84,18 @@ async def test_what_a_new_page_fetches_at_load_is_in_the_navigations_result(s, s
         " document.querySelector('main').insertAdjacentHTML('beforeend',"
         " '<p>Loaded late</p>'))</script>")))
     assert "Loaded late" in (await ok(s, "text")).output
+
+
+async def test_what_a_new_page_adds_after_its_load_is_in_the_tabs_refs(s, site, base):
+    # the new document is snapshotted as soon as it has loaded, while settling waits for
+    # what it does next; what it added meanwhile must be in the refs all the same
+    late = page("settle-late-b", (
+        f"<script>fetch('{site.url}/api/slow?ms=150').catch(() => 0).then(() =>"
+        " document.querySelector('main').insertAdjacentHTML('beforeend',"
+        " '<button onclick=\"this.textContent = `Pressed`\">Late button</button>'))</script>"))
+    await ok(s, f"goto {base}" + page("settle-late-a", f"<a href='{late}'>Onward</a>"))
+    await ok(s, "snapshot -i")
+    result = await ok(s, f"click {ref_of(s, 'link', 'Onward')}")
+    assert result.output.splitlines()[1].startswith("new page /settle-late-b"), result.output
+    await ok(s, f"click {ref_of(s, 'button', 'Late button')}")  # no snapshot in between
+    assert "Pressed" in (await ok(s, "text")).output

@@ -196,6 +196,16 @@ def _zombie(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
+def _runs_profile(pid: int, profile_dir: Path) -> bool:
+    """Whether the process is a browser of this profile: after a browser was killed its
+    number may already be another process's (on a busy machine numbers wrap around)."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:  # not Linux, or not ours to read: take the lock at its word
+        return True
+    return f"--user-data-dir={profile_dir}".encode() in argv
+
+
 def release_stale_profile_lock(profile_dir: Path) -> None:
     """Chromium leaves `SingletonLock` (host-pid) behind when killed; a live one means in use."""
     lock = profile_dir / "SingletonLock"
@@ -206,7 +216,8 @@ def release_stale_profile_lock(profile_dir: Path) -> None:
     if host == socket.gethostname() and pid.isdigit():
         try:
             os.kill(int(pid), 0)
-            alive = not _zombie(int(pid))  # killed, not yet reaped by Playwright's driver
+            # killed and not yet reaped by Playwright's driver, or its number reused
+            alive = not _zombie(int(pid)) and _runs_profile(int(pid), profile_dir)
         except ProcessLookupError:
             alive = False
         except PermissionError:

@@ -15,7 +15,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -104,8 +104,11 @@ def _page_delay(state: dict, chain_open: bool) -> float | None:
     return None
 
 
-async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_CAP_S) -> str:
-    """Wait for the action's effects; return a note when we gave up waiting, else ''."""
+async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_CAP_S,
+                 on_load: Callable[[], None] | None = None) -> str:
+    """Wait for the action's effects; return a note when we gave up waiting, else ''.
+    `on_load`: called when a navigation's new document has loaded, before the waits for
+    what it does next (the caller starts its snapshot then: execute._mutate)."""
     start = time.monotonic()
     deadline, chain_end = start + cap, start + CHAIN_CAP_S
     note, scripted, nav_asked = "", True, 0.0
@@ -114,6 +117,8 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
         if watch.navigated:
             note = await _follow_navigation(page, watch, deadline)
             if not note:
+                if on_load is not None:
+                    on_load()
                 await _new_page_fetches(page, watch, min(deadline, time.monotonic() +
                                                          CHAIN_CAP_S))
                 quiet = min(quiet, AFTER_LOAD_QUIET_S)
