@@ -209,22 +209,11 @@ async def _update(tab: Tab, incremental: bool) -> tuple[Snapshot | None, Diff | 
     if tab.dialog is not None:
         return None, None
     if incremental and before is not None:
-        try:
-            got = await changes.update(tab, before)
-        except PlaywrightError as exc:  # the page went away mid-way: a full look decides
-            log.debug("incremental diff gave up: %s", exc)
-            got = None
+        got = await _brought_up_to_date(tab, before)
         if got is not None:
-            if got[0] is not before:
-                tab.adopt(got[0])
             got[0].follow(before, got[1].moved)
             return got
-    after = await _snapshot_quietly(tab)
-    if after is None:
-        return None, None
-    d = diff(before, after)
-    after.follow(before, d.moved)
-    return after, d
+    return await _full_diff(tab, before)
 
 
 async def _update_after_early(tab: Tab, early: asyncio.Task, before: Snapshot | None
@@ -234,21 +223,33 @@ async def _update_after_early(tab: Tab, early: asyncio.Task, before: Snapshot | 
     if tab.dialog is not None:
         early.cancel()
         return None, None
-    after = await early
-    got = None
-    if after is not None:
-        try:
-            got = await changes.update(tab, after)
-        except PlaywrightError as exc:  # the page went away mid-way: a full look decides
-            log.debug("incremental diff after the early snapshot gave up: %s", exc)
-    if got is not None:
-        if got[0] is not after:
-            tab.adopt(got[0])
-        after = got[0]
-    else:
-        after = await _snapshot_quietly(tab)
-        if after is None:
-            return None, None
+    loaded = await early
+    got = await _brought_up_to_date(tab, loaded) if loaded is not None else None
+    if got is None:
+        return await _full_diff(tab, before)
+    d = diff(before, got[0])  # from the page before the action, not from `loaded`
+    got[0].follow(before, d.moved)
+    return got[0], d
+
+
+async def _brought_up_to_date(tab: Tab, base: Snapshot) -> tuple[Snapshot, Diff] | None:
+    """`base` patched with what changed since it was taken (changes.py), made the tab's,
+    and the diff from it; None when only a full snapshot will do."""
+    try:
+        got = await changes.update(tab, base)
+    except PlaywrightError as exc:  # the page went away mid-way: a full look decides
+        log.debug("incremental diff gave up: %s", exc)
+        return None
+    if got is not None and got[0] is not base:
+        tab.adopt(got[0])
+    return got
+
+
+async def _full_diff(tab: Tab, before: Snapshot | None
+                     ) -> tuple[Snapshot | None, Diff | None]:
+    after = await _snapshot_quietly(tab)
+    if after is None:
+        return None, None
     d = diff(before, after)
     after.follow(before, d.moved)
     return after, d
