@@ -139,11 +139,13 @@ async def test_a_url_change_says_only_what_changed_in_it(s, base, incremental):
         await ok(s, "snapshot -i")
         result = await ok(s, f"click {ref_of(s, 'link', 'To part two')}")
         assert result.output.splitlines()[1] == "URL -> #part-two", result.output
+        assert result.data["tab"]["loading"] is False  # nothing loads: not "loading…"
         assert result.data["diff"]["url"] == [f"{base}/economy-url",
                                               f"{base}/economy-url#part-two"]
         result = await ok(s, f"click {ref_of(s, 'button', 'Next')}")
         assert result.output.splitlines()[1] == "URL /economy-url#part-two -> " \
             "/economy-url/step?n=2", result.output
         assert base in result.data["diff"]["summary"]  # the data says URLs in full
+        assert result.data["tab"]["loading"] is False
     finally:
         s.incremental_diffs = True

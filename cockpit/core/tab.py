@@ -48,6 +48,7 @@ class Tab:
     def __init__(self, session: Session, page, tab_id: int) -> None:
         self.session = session
         self.page = page
+        self._navigating = False  # a main-frame navigation request is on its way
         self.id = tab_id
         self.title = ""
         self.loading = False
@@ -165,7 +166,7 @@ class Tab:
         """Take over a page of a relaunched browser (handoff): same tab, new page. The
         snapshot stays for diffing; its refs fail as "from an earlier page"."""
         self.page = page
-        self.loading = False
+        self.loading = self._navigating = False
         self.partial_refs = False
         self.dialog = self.dialog_entry = self.file_chooser = None
         self._network = {}
@@ -277,6 +278,7 @@ class Tab:
         self.requests_seen += 1
         self.session.buffers.network.add(entry)
         is_nav = request.is_navigation_request() and request.frame == self.page.main_frame
+        self._navigating = self._navigating or is_nav
         for watch in self.session.watches:
             watch.request_started(request, request.resource_type,
                                   is_nav and watch.tab_id == self.id)
@@ -290,6 +292,9 @@ class Tab:
             watch.request_ended(response.request)
 
     def _on_request_end(self, request, failure: str | None) -> None:
+        if failure and request.is_navigation_request() and \
+                request.frame == self.page.main_frame:
+            self._navigating = False  # no document comes of it
         entry = self._network.pop(request, None)
         if entry is not None:
             if entry.ms is None:
@@ -305,7 +310,8 @@ class Tab:
         for watch in self.session.watches:
             if watch.tab_id == self.id:
                 watch.committed = True
-        self.loading = True
+        # a same-document navigation (`#part`, pushState) loads nothing: no `load` follows
+        self.loading, self._navigating = self._navigating, False
         self.file_chooser = None
         self._emit(ev.NAVIGATION, url=frame.url)
         self._emit(ev.TAB_UPDATED, **self.info())
