@@ -11,6 +11,7 @@ import http.server
 import os
 import tempfile
 import threading
+import time
 
 import pytest
 
@@ -174,6 +175,8 @@ def stylesheet(name: str, css: str) -> str:
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         name = self.path.strip("/").split("?")[0].split("#")[0]
+        if "slow=" in self.path:  # `?slow=MS`: answered that much later
+            time.sleep(int(self.path.split("slow=")[1].split("&")[0]) / 1000)
         html = PAGES.get(name)
         self.send_response(200 if html else 404)
         kind = "text/css" if name.endswith(".css") else "text/html"

@@ -90,6 +90,22 @@ async def test_nothing_changed_answers_without_a_snapshot(s, base, fulls):
     assert d["summary"] == "No change"
 
 
+# The click changes one paragraph at once, and another when an image it asked for has
+# come (a request the page's script does not follow: settling waits for the network)
+LATE = page("late", "<p id=a>first words</p><p id=b>second words</p><button onclick=\"a."
+                    "textContent = 'first changed'; const i = new Image(); i.onload = i.onerror"
+                    " = () => { b.textContent = 'second changed' }; i.src = '/pixel?slow=300'"
+                    "\">Both</button>")
+
+
+async def test_what_changes_before_and_after_settling_waits_for_the_network(s, base, fulls):
+    # the page is asked what changed when it first falls quiet, and again after the wait
+    await start(s, base, LATE)
+    d = await check(s, f"click {ref_of(s, 'button', 'Both')}", incremental=True, fulls=fulls)
+    said = str(d["changes"])
+    assert "first changed" in said and "second changed" in said, d
+
+
 @pytest.mark.parametrize("path,role,name", [
     (TEXT, "button", "Go"), (LIST, "button", "Add"), (HIDDEN, "button", "Toggle"),
     (VALUE, "button", "Set"), (LINK, "button", "Rename"), (PAIR, "button", "Remove"),

@@ -107,3 +107,25 @@ async def test_a_missing_selector_still_waits_and_says_so(s, base):
     finally:
         s.action_timeout = saved
     assert "#nothing" in result.error and result.ms < 2500, result
+
+
+async def test_a_click_that_sets_nothing_going_asks_the_page_once_after_it(s, base,
+                                                                           monkeypatch):
+    # after the mouse, one question: did the click land, is anything still going, and
+    # (the page being quiet) what changed; each further question is a round trip
+    from playwright.async_api import Frame, Page
+    asked: list[str] = []
+    for cls in (Page, Frame):
+        original = cls.evaluate
+
+        async def counting(self, expression, *args, original=original, **kwargs):
+            asked.append(expression.strip()[:40])
+            return await original(self, expression, *args, **kwargs)
+        monkeypatch.setattr(cls, "evaluate", counting)
+    await open_page(s, base, "quiet", "<button id='go'>Quiet</button>")
+    asked.clear()
+    result = await ok(s, f"click {ref_of(s, 'button', 'Quiet')}")
+    after_the_click = list(asked)
+    assert await hits(s) == {"go": 1}
+    assert "No change" in result.output, result
+    assert len(after_the_click) == 1, after_the_click

@@ -90,15 +90,22 @@ class Unplaceable(Exception):
     """A region's snapshot does not fit the tab's snapshot: take a full one."""
 
 
-async def update(tab: Tab, before: Snapshot) -> tuple[Snapshot, Diff] | None:
+async def update(tab: Tab, before: Snapshot, answered: list[dict] | None = None,
+                 final: bool = False) -> tuple[Snapshot, Diff] | None:
     """The tab's snapshot brought up to date from what changed since it was taken, and
-    the diff; None when only a full snapshot will do (the caller takes it)."""
+    the diff; None when only a full snapshot will do (the caller takes it).
+    `answered`: the main frame's answers to the query already given while settling
+    (settle.Watch.changes); `final`: nothing can have changed since the last of them, so
+    the main frame is not asked again."""
     page = tab.page
     main = page.main_frame
     frames = [main, *(f for f in page.frames if f is not main)]
-    states = await asyncio.gather(*(f.evaluate(QUERY_JS, False) for f in frames),
-                                  return_exceptions=True)
-    first = states[0]
+    asked = frames[1:] if answered and final else frames
+    states: list = await asyncio.gather(*(f.evaluate(QUERY_JS, False) for f in asked),
+                                        return_exceptions=True)
+    if asked is not frames:
+        states.insert(0, None)
+    first = _joined([*(answered or []), states[0]])
     if isinstance(first, BaseException):
         log.debug("full snapshot: the page did not answer (%s)", first)
         return None
@@ -137,6 +144,26 @@ async def update(tab: Tab, before: Snapshot) -> tuple[Snapshot, Diff] | None:
         return None
     tab.partial_refs = tab.partial_refs or bool(first["regions"]) or bool(looked)
     return after, diff(Snapshot([], url=before.url, doc=before.doc, refs=old_part), new)
+
+
+def _joined(answers: list) -> Any:
+    """The main frame's answers to successive queries as one: each started the tracker
+    over, so together they hold every change since the snapshot. An answer that failed
+    (or a document that changed in between) makes the whole a failure: a full look."""
+    answers = [a for a in answers if a is not None]
+    failed = next((a for a in answers if isinstance(a, BaseException)), None)
+    if failed is not None:
+        return failed
+    if any("failed" in a for a in answers):
+        return RuntimeError(next(a["failed"] for a in answers if "failed" in a))
+    last = answers[-1]
+    if len(answers) == 1:
+        return last
+    regions = list({(r[0], r[1]): r for a in answers for r in a["regions"]}.values())
+    return {**last, "base": all(a["base"] for a in answers),
+            "doc": last["doc"] if all(a["doc"] == last["doc"] for a in answers) else "",
+            "global": next((a["global"] for a in answers if a["global"]), ""),
+            "title": any(a["title"] for a in answers), "regions": regions}
 
 
 Swap = tuple[Node, list[Node], dict[str, Node], bool]  # old node, new roots, refs, frame?

@@ -13,6 +13,7 @@ from .translate import action_error
 
 if TYPE_CHECKING:
     from .session import Session
+    from .settle import Watch
     from .tab import Tab
 
 T = TypeVar("T")
@@ -24,6 +25,9 @@ class Context:
     tab: Tab | None  # None only for the commands that need no tab (help, status, resume)
     source: str = "human"
     notes: list[str] = field(default_factory=list)  # extra lines for the result's text
+    # what the running action causes (settle.Watch), while a command that changes the
+    # page runs: a quick click hands it its first look at the page (quick_click.py)
+    watch: Watch | None = None
 
     @property
     def page(self):

@@ -14,7 +14,7 @@ from .diff import SHOWN_IN_TEXT, Diff, diff
 from .errors import CommandError, ModalStateError
 from .parser import Invocation, excerpt, parse
 from .result import Outcome, Result
-from .settle import settle
+from .settle import Watch, settle
 from .targets import as_ref
 from .translate import first_line
 
@@ -114,7 +114,8 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
         await _snapshot_quietly(tab)
     tabs_before = list(session.tabs)
     before = tab.snapshot
-    watch = tab.watch()
+    watch = ctx.watch = tab.watch()
+    watch.wants_changes = session.incremental_diffs
     # A new document's snapshot is taken as soon as it has loaded, while settling waits for
     # what it does next (its fetches, the network's quiet); what changed meanwhile is then
     # asked of it as of any snapshot (_update). A navigation's step is shorter by it.
@@ -143,7 +144,8 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
     if saved:
         outcome.data["downloads"] = saved
     incremental = session.incremental_diffs and not watch.navigated
-    return await _with_diff(session, ctx, outcome, tabs_before, inv, incremental,
+    return await _with_diff(session, ctx, outcome, tabs_before, inv,
+                            watch if incremental else None,
                             (early[0], before) if early else None)
 
 
@@ -171,8 +173,11 @@ async def _snapshot_quietly(tab: Tab):
 
 
 async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
-                     tabs_before: list[Tab], inv: Invocation, incremental: bool,
+                     tabs_before: list[Tab], inv: Invocation, incremental: Watch | None,
                      early: tuple[asyncio.Task, Snapshot | None] | None = None) -> Outcome:
+    """The result's text and data: the action's own line, notes, new tabs, and the diff
+    of the active tab. `incremental`: the action's watch when the diff may come from what
+    changed (no navigation), else None: a full snapshot."""
     lines = [outcome.output] if outcome.output else []
     lines += ctx.notes
     for tab in session.tabs:
@@ -187,7 +192,7 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
         early = None
     before = early[1] if early is not None else active.snapshot
     after, d = await (_update_after_early(active, *early) if early is not None else
-                      _update(active, incremental and active is ctx.tab))
+                      _update(active, incremental if active is ctx.tab else None))
     data = dict(outcome.data)
     data["tab"] = active.info()
     if after is not None and d is not None:
@@ -202,14 +207,15 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
     return await _with_needs(session, active, Outcome("\n".join(lines), data), unchanged)
 
 
-async def _update(tab: Tab, incremental: bool) -> tuple[Snapshot | None, Diff | None]:
+async def _update(tab: Tab, watch: Watch | None) -> tuple[Snapshot | None, Diff | None]:
     """The tab's snapshot after an action and its diff: from what changed (changes.py)
-    when it can tell, else from a full snapshot. None, None while a dialog is open."""
+    when it can tell (`watch`: what settling learnt of it), else from a full snapshot.
+    None, None while a dialog is open."""
     before = tab.snapshot
     if tab.dialog is not None:
         return None, None
-    if incremental and before is not None:
-        got = await _brought_up_to_date(tab, before)
+    if watch is not None and before is not None:
+        got = await _brought_up_to_date(tab, before, watch)
         if got is not None:
             got[0].follow(before, got[1].moved)
             return got
@@ -232,11 +238,13 @@ async def _update_after_early(tab: Tab, early: asyncio.Task, before: Snapshot | 
     return got[0], d
 
 
-async def _brought_up_to_date(tab: Tab, base: Snapshot) -> tuple[Snapshot, Diff] | None:
+async def _brought_up_to_date(tab: Tab, base: Snapshot, watch: Watch | None = None
+                              ) -> tuple[Snapshot, Diff] | None:
     """`base` patched with what changed since it was taken (changes.py), made the tab's,
     and the diff from it; None when only a full snapshot will do."""
     try:
-        got = await changes.update(tab, base)
+        got = await changes.update(tab, base, watch.changes if watch else None,
+                                   watch is not None and watch.changes_final)
     except PlaywrightError as exc:  # the page went away mid-way: a full look decides
         log.debug("incremental diff gave up: %s", exc)
         return None

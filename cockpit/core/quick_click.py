@@ -16,8 +16,11 @@ click, which waits for it and says what is wrong, as before.
 from __future__ import annotations
 
 import logging
+import time
 
 from playwright.async_api import Error as PlaywrightError
+
+from .settle import Watch, probe
 
 log = logging.getLogger("cockpit.click")
 
@@ -84,17 +87,6 @@ POINT_JS = r"""
 }
 """
 
-# True when the guard stopped the click's events (they reached another element).
-MISSED_JS = """
-() => {
-  const guard = window.__cockpitClickGuard;
-  const missed = !!(guard && guard.missed);
-  if (guard) Object.assign(guard, {el: null, missed: false});
-  return missed;
-}
-"""
-
-
 async def prime(page) -> None:
     """Have Playwright build its main-world helper of the page's document now: the first
     `locator.evaluate` in a document builds it (~15 ms on a big page), and that would be
@@ -106,7 +98,8 @@ async def prime(page) -> None:
         log.debug("priming the page for a quick click failed: %s", exc)
 
 
-async def click_ref(page, selector: str, doc: str, button: str = "left") -> bool | None:
+async def click_ref(page, selector: str, doc: str, button: str = "left",
+                    watch: Watch | None = None) -> bool | None:
     """Click a ref of the last snapshot (`aria-ref=e5`) in one round trip to the page
     when it is plainly clickable there (True). False: the page does not call it plainly
     clickable (any more); None: it could not tell (gone, several, another document). On
@@ -120,11 +113,12 @@ async def click_ref(page, selector: str, doc: str, button: str = "left") -> bool
     except PlaywrightError as exc:
         log.debug("quick click by ref: %s", exc)
         return None
-    return point is not None and await _mouse_click(page, point, button)
+    return point is not None and await _mouse_click(page, point, button, watch)
 
 
 async def click(page, locator, *, timeout: float, button: str = "left",
-                modifiers: list[str] | None = None, quick: bool = True) -> None:
+                modifiers: list[str] | None = None, quick: bool = True,
+                watch: Watch | None = None) -> None:
     """Click the element: at once when it is plainly clickable, else Playwright's way."""
     if quick and not modifiers:
         try:
@@ -133,15 +127,23 @@ async def click(page, locator, *, timeout: float, button: str = "left",
             point = await locator.evaluate(POINT_JS, timeout=QUICK_MS)
         except PlaywrightError:  # not there (yet), or several: Playwright's click says so
             point = None
-        if point is not None and await _mouse_click(page, point, button):
+        if point is not None and await _mouse_click(page, point, button, watch):
             return
     await locator.click(timeout=timeout, button=button, modifiers=modifiers)
 
 
-async def _mouse_click(page, point: list[float], button: str) -> bool:
-    """Click the point; False when the guard stopped the click (it would have missed)."""
+async def _mouse_click(page, point: list[float], button: str, watch: Watch | None) -> bool:
+    """Click the point; False when the guard stopped the click (it would have missed).
+    Whether it did is asked in settling's probe (settle.py): that answer is settling's
+    first look at the page, and when the page is quiet it holds what changed, so a click
+    that sets nothing going costs no round trip past the click itself."""
     await page.mouse.click(point[0], point[1], button=button)
-    try:
-        return not await page.evaluate(MISSED_JS)
-    except PlaywrightError:  # the click took the page elsewhere: it landed
+    since = watch.since_ms if watch is not None else time.time() * 1000 - 5
+    state = await probe(page, since, changes=watch is not None and watch.wants_changes)
+    if state is None:  # the click took the page elsewhere (or it has no script): it landed
         return True
+    if state["missed"]:
+        return False
+    if watch is not None:
+        watch.first_probe = state
+    return True

@@ -60,6 +60,15 @@ class Watch:
     file_chooser: bool = False  # the tab reported a file chooser opening
     last_activity: float = field(default_factory=time.monotonic)
     open: bool = True  # still counting new requests as caused by the action
+    # A probe made by the action itself, right after it (quick_click.py): settling's
+    # first look, not asked again.
+    first_probe: dict | None = None
+    # What the change tracker answered in probes that found the page quiet (PROBE_JS; each
+    # answer starts the tracker over), and whether the last is the last word: settling
+    # ended on it and awaited nothing more. Else changes.update queries once more.
+    changes: list = field(default_factory=list)
+    changes_final: bool = False
+    wants_changes: bool = True  # False: a full snapshot follows (COCKPIT_FULL_DIFF=1)
 
     def request_started(self, request, resource: str, is_navigation: bool) -> None:
         if is_navigation:
@@ -79,11 +88,13 @@ class Watch:
             self.last_activity = time.monotonic()
 
 
-async def probe(page, since_ms: float) -> dict | None:
+async def probe(page, since_ms: float, changes: bool = False) -> dict | None:
     """What the page still has going for an action begun at `since_ms`; None when it
-    cannot say (no init script, or a navigation replacing the document)."""
+    cannot say (no init script, or a navigation replacing the document). `changes`: when
+    the page is quiet, the answer also holds the change tracker's (`changes`)."""
     try:
-        return await page.evaluate(PROBE_JS, [since_ms, TIMER_LIMIT_MS])
+        return await page.evaluate(PROBE_JS, [since_ms, TIMER_LIMIT_MS,
+                                              MUTATION_QUIET_S * 1000, changes])
     except PlaywrightError as exc:  # a document going away mid-call: the caller handles it
         log.debug("settle probe failed: %s", exc)
         return None
@@ -125,7 +136,9 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             break
         if page.is_closed():
             break
-        state = await probe(page, watch.since_ms)
+        state, watch.first_probe = watch.first_probe, None
+        if state is None:
+            state = await probe(page, watch.since_ms, changes=watch.wants_changes)
         if state is None and not watch.navigated:
             if page.is_closed() or not scripted:
                 break
@@ -134,6 +147,8 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             continue
         if state is None:
             continue
+        if "changes" in state:
+            watch.changes.append(state["changes"])
         if state["nav"] or state["submit"]:  # a new document is asked for: its request
             nav_asked = nav_asked or now
             if now - nav_asked < NAV_START_CAP_S:
@@ -150,6 +165,8 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             continue
         delay = _page_delay(state, now < chain_end)
         if delay is None:
+            watch.changes_final = ("changes" in state and watch.count == 0
+                                   and not watch.downloads)
             break
         await asyncio.sleep(delay)
     else:

@@ -11,6 +11,7 @@ action's work. Times are `Date.now()`: the same wall clock as `time.time()` in P
 from __future__ import annotations
 
 from .changes_js import INIT_JS as CHANGES_INIT_JS
+from .changes_js import QUERY_JS
 
 # Timers due later than this after the action began are not the action's to wait for.
 TIMER_LIMIT_MS = 1000
@@ -99,11 +100,18 @@ INIT_JS = r"""
 """ + CHANGES_INIT_JS  # the change tracker of incremental diffs rides in the same script
 
 # Returns null when the script is absent (a page opened before it was added), else what
-# the action that began at `since` still has going.
+# the action that began at `since` still has going, and `missed`: a quick click's guard
+# stopped its events (quick_click.py). With `changes`, a probe that finds the page quiet
+# (nothing going, the DOM still for `quietMs`: settle.py then stops waiting) also asks the
+# change tracker what changed (changes.py), in the same round trip: most actions end on
+# such a probe, and the query would be a round trip of its own.
 PROBE_JS = r"""
-([since, limit]) => {
+([since, limit, quietMs, changes]) => {
+  const guard = window.__cockpitClickGuard;
+  const missed = !!(guard && guard.missed);
+  if (guard) Object.assign(guard, {el: null, missed: false});
   const S = window.__cockpitSettle;
-  if (!S) return null;
+  if (!S) return missed ? {missed} : null;  // a page opened before the script was added
   const now = Date.now();
   let timers = 0, next = Infinity;
   for (const t of S.timers.values()) {
@@ -120,11 +128,19 @@ PROBE_JS = r"""
       if (left > 0 && left <= limit) anim = Math.max(anim, left);
     }
   }
-  return {timers, next: timers ? Math.max(0, next - now) : 0, fetches, anim,
-          nav: S.nav >= since, open: S.open >= since, download: S.download >= since,
-          chooser: S.chooser >= since,
-          submit: S.submitted >= since && !S.submit.defaultPrevented &&
-            S.submit.target.method !== 'dialog',
-          mutated: S.mut >= since ? now - S.mut : -1};
+  const out = {timers, next: timers ? Math.max(0, next - now) : 0, fetches, anim,
+               nav: S.nav >= since, open: S.open >= since, download: S.download >= since,
+               chooser: S.chooser >= since, missed,
+               submit: S.submitted >= since && !S.submit.defaultPrevented &&
+                 S.submit.target.method !== 'dialog',
+               mutated: S.mut >= since ? now - S.mut : -1};
+  const quiet = !(timers || fetches || anim || out.nav || out.open || out.download ||
+                  out.chooser || out.submit || missed) &&
+                (out.mutated < 0 || out.mutated >= quietMs);
+  if (changes && quiet) {
+    try { out.changes = (__QUERY__)(false); }
+    catch (e) { out.changes = {failed: String(e)}; }  // Python takes a full snapshot
+  }
+  return out;
 }
-"""
+""".replace("__QUERY__", QUERY_JS.strip())

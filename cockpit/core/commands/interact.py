@@ -28,11 +28,12 @@ async def click(ctx, a) -> Outcome:
     selector = None if mods else ref_selector(tab, a.target)
     quick = None
     if selector is not None and tab.snapshot is not None:
-        quick = await quick_click.click_ref(ctx.page, selector, tab.snapshot.doc, button)
+        quick = await quick_click.click_ref(ctx.page, selector, tab.snapshot.doc, button,
+                                            ctx.watch)
     if not quick:  # a selector, or a ref the page did not take at once: checked, then clicked
         await ctx.on(a.target, lambda loc: quick_click.click(
             ctx.page, loc, timeout=ctx.timeout, button=button, modifiers=mods,
-            quick=quick is None))
+            quick=quick is None, watch=ctx.watch))
     return Outcome(f"clicked {ctx.named(a.target)}")
 
 
