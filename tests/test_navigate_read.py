@@ -4,7 +4,7 @@ import re
 import socket
 import time
 
-from conftest import fails, ok, ref_of
+from conftest import fails, ok, page, ref_of
 
 
 def closed_port() -> int:
@@ -32,8 +32,11 @@ async def login(s, site):
 async def test_goto_url_title_back_forward_reload(s, site):
     r = await ok(s, f"goto {site.url}/")
     assert r.data["url"] == f"{site.url}/" and "Cockpit Demo" in r.output
-    # the new page's URL is said once (`opened URL`), not again in the diff's summary
-    assert r.output.count(f"{site.url}/") == 1 and "\nnew page," in r.output, r.output
+    # the URL asked for is not said back, nor is the new page: its few controls are listed
+    # as `snapshot -i` lists them (the agent needs no snapshot to go on)
+    assert site.url not in r.output and "new page" not in r.output, r.output
+    assert r.output.splitlines()[0] == "opened: Cockpit Demo", r.output
+    assert r.output.splitlines()[1:] == (await ok(s, "snapshot -i")).output.splitlines()
     assert r.data["diff"]["summary"].startswith(f"new page {site.url}/")  # JSON: whole
     assert (await ok(s, "url")).output == f"{site.url}/"
     assert "Cockpit Demo" in (await ok(s, "title")).output
@@ -218,3 +221,22 @@ async def test_js_that_navigates_reports_where_the_page_went(s, site):
     await ok(s, f"goto {site.url}/")
     r = await ok(s, "js location.href = '/report'; await new Promise(r => setTimeout(r, 5000))")
     assert r.data["navigated"] and f"now {site.url}/report" in r.output
+
+
+async def test_a_navigation_says_where_it_landed_and_lists_a_small_page(s, site, base):
+    # not signed in, the site sends the inbox to its sign-in page: that URL is news
+    r = await ok(s, f"goto {site.url}/inbox")
+    assert r.output.splitlines()[0] == f"opened {site.url}/login: Sign in — Cockpit Demo"
+    # a click to a page of many controls says how many there are (`snapshot -i` lists
+    # them); to a page of a few, it lists them: the agent needs no snapshot to go on
+    many = page("nav-many", "".join(f"<button>Button {i}</button>" for i in range(12)) +
+                "<a href='/nav-few'>To few</a>")
+    page("nav-few", "<a href='/nav-many'>To many</a>")
+    await ok(s, f"goto {base}{many}")
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'link', 'To few')}")
+    head, *listed = r.output.splitlines()[1:]
+    assert head == "new page /nav-few" and listed, r.output
+    assert listed == (await ok(s, "snapshot -i")).output.splitlines()
+    r = await ok(s, f"click {ref_of(s, 'link', 'To many')}")
+    assert re.fullmatch(r"clicked @\S+\nnew page /nav-many, \+\d+", r.output), r.output

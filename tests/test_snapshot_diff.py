@@ -106,11 +106,16 @@ def test_no_change_and_new_page():
 
 
 def test_the_text_says_a_summary_in_the_words_it_needs():
-    # the data's summary says it all; the result's text leaves out zero counts and what a
-    # URL kept (the agent knows where it was)
+    # the data's summary says it all; the result's text leaves out zero counts, the counts
+    # when it shows every line (the lines say them), and what a URL kept (the agent knows
+    # where it was)
     after = PAGE.replace("    - listitem [ref=e15]: one",
                          "    - listitem [ref=e20]: zero\n    - listitem [ref=e15]: one")
-    assert diff(snap(PAGE), snap(after)).text(limit=8).splitlines()[0] == "+1"
+    one = diff(snap(PAGE), snap(after))
+    assert one.text(limit=8) == "+ @e20 listitem: zero" and one.summary == "+1 -0 ~0"
+    more = "\n".join(f"    - listitem [ref=e{30 + i}]: new {i}" for i in range(10))
+    cut = diff(snap(PAGE), snap(after.replace("    - listitem [ref=e20]: zero", more)))
+    assert cut.text(limit=8).splitlines()[0] == "+10"  # cut: how many there are in all
     moved = diff(snap(PAGE, url="http://x/a"), snap(after, doc="d2", url="http://x/b?n=1"))
     assert moved.summary.startswith("new page http://x/b?n=1, +")
     assert moved.text(limit=8) == f"new page /b?n=1, +{moved.count('added')}"
@@ -140,8 +145,8 @@ def test_a_result_tells_a_removed_subtree_on_one_line():
                       Change("removed", "e9", "listitem", "", inside=True),
                       Change("removed", "e10", "button", "Archive X", inside=True)])
     lines = d.text(limit=8).splitlines()
-    assert lines[1:] == ['- @e13 listitem (with @e14 button "Archive Pay the rent")',
-                         '- @e8 list "Tasks" (and 2 inside)']
+    assert lines == ['- @e13 listitem (with @e14 button "Archive Pay the rent")',
+                     '- @e8 list "Tasks" (and 2 inside)']
     said = d.text(limit=8, said='clicked @e14 (button "Archive Pay the rent")')
     assert "- @e13 listitem (with @e14)" in said
     assert len(d.text().splitlines()) == 6  # every removal, for snapshot -D

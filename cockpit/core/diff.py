@@ -17,6 +17,9 @@ from urllib.parse import SplitResult, urlsplit, urlunsplit
 from .snapshot import Node, Snapshot
 
 SHOWN_IN_TEXT = 8  # diff lines in a command's short text output; all of them are in data
+# A new page with this many controls (`snapshot -i` lines) or fewer is listed in the
+# action's result, as `snapshot -i` would list it: the agent needs no snapshot call.
+NEW_PAGE_LISTED = 10
 MARKS = {"added": "+", "removed": "-", "changed": "~"}
 
 
@@ -96,9 +99,11 @@ class Diff:
     def summary(self) -> str:
         return self._summary()
 
-    def _summary(self, url_said: bool = False, terse: bool = False) -> str:
+    def _summary(self, url_said: bool = False, terse: bool = False,
+                 counts: bool = True) -> str:
         """`terse`: as the result's text says it, with only what changed in a URL and
-        the counts that are not zero (`+2 ~1`); the data's summary says it all."""
+        the counts that are not zero (`+2 ~1`); the data's summary says it all.
+        `counts`: False when the text shows every change (the lines say it)."""
         if self.empty:
             return "No change"
         parts = []
@@ -109,28 +114,35 @@ class Diff:
         elif self.url:
             parts.append(_url_change(*self.url) if terse else
                          f"URL {self.url[0]} -> {self.url[1]}")
-        if self.changes:
-            counts = [f"{MARKS[kind]}{self.count(kind)}" for kind in MARKS]
-            parts.append(" ".join(c for c in counts if c[1:] != "0") if terse else
-                         " ".join(counts))
+        if self.changes and counts:
+            numbers = [f"{MARKS[kind]}{self.count(kind)}" for kind in MARKS]
+            parts.append(" ".join(c for c in numbers if c[1:] != "0") if terse else
+                         " ".join(numbers))
         return ", ".join(parts)
 
-    def text(self, limit: int | None = None, *, said: str = "") -> str:
+    def text(self, limit: int | None = None, *, said: str = "",
+             controls: list[str] | None = None) -> str:
         """The summary and a line per change; past `limit` lines, the ones the agent could
-        least predict are kept (new words first, removals last) and the cut is said.
-        `said`: what the result says already (`opened URL`): a new page's URL in it is
-        not said twice."""
-        lines = [self._summary(url_said=bool(self.url and self.url[1] and
-                                             self.url[1] in said), terse=True)]
-        if self.new_page and limit is not None:
-            return lines[0]  # a whole new page is better read with `snapshot`
+        least predict are kept (new words first, removals last) and the cut is said; the
+        counts only then (the lines say them). `said`: what the result says already
+        (`opened URL`): a new page's URL in it is not said twice. `controls`: a new page's
+        `snapshot -i` lines (render.controls), listed instead of its count."""
+        url_said = bool(self.url and self.url[1] and self.url[1] in said)
         if limit is None:  # `snapshot -D`: every change on its own line
-            return "\n".join(lines + [c.line for c in self.changes])
+            return "\n".join([self._summary(url_said, terse=True)] +
+                             [c.line for c in self.changes])
+        if self.new_page:  # a whole page: its controls when few, else `snapshot` reads it
+            if controls is None:
+                return self._summary(url_said, terse=True)
+            # where it is, unless the result said so already (`opened: Title`)
+            return "\n".join(([] if url_said else [self._summary(terse=True, counts=False)])
+                             + controls)
         told = _folded(self.changes, said)
         shown = told
         if len(shown) > limit:  # stable: document order within a rank
             shown = sorted(shown, key=lambda pair: _news(pair[0]))[:limit]
-        lines += [line for _, line in shown]
+        head = self._summary(url_said, terse=True, counts=len(shown) < len(told))
+        lines = ([head] if head else []) + [line for _, line in shown]
         if len(shown) < len(told):
             lines.append(f"… {len(told) - len(shown)} more lines (`snapshot -D` shows "
                          "them all; so does the result data)")

@@ -10,9 +10,10 @@ from playwright.async_api import Error as PlaywrightError
 
 from . import changes
 from .context import Context
-from .diff import SHOWN_IN_TEXT, Diff, diff
+from .diff import NEW_PAGE_LISTED, SHOWN_IN_TEXT, Diff, diff
 from .errors import CommandError, ModalStateError
 from .parser import Invocation, excerpt, parse
+from .render import controls
 from .result import Outcome, Result
 from .settle import Watch, settle
 from .targets import as_ref
@@ -199,7 +200,10 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
         _drop_expected(d, inv, outcome, after)
         data["diff"] = d.to_json()
         if not (d.empty and inv.spec.typed_text):  # `filled @e5` alone: nothing else moved
-            lines.append(d.text(limit=SHOWN_IN_TEXT, said="\n".join(lines)))
+            # the URL a navigation went to is said, in the text or as the one asked for
+            said = "\n".join([*lines, str(outcome.data.get("url") or "")])
+            lines.append(d.text(limit=SHOWN_IN_TEXT, said=said, controls=(
+                controls(after, NEW_PAGE_LISTED) if d.new_page else None)))
         active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
     # nothing in the document changed (a URL-only step keeps the tree): the need stands
     unchanged = (after is not None and before is not None and after.roots is before.roots
@@ -292,7 +296,8 @@ async def _with_needs(session: Session, tab: Tab, outcome: Outcome,
     outcome.data["need"] = need.to_json()
     if old is not None and (old.kind, old.url) == (need.kind, need.url):
         return outcome  # said once, on the step that reached the page (`status` keeps it)
+    # what gave it away (`need.detail`) is in the data and `status`: the kind is enough here
     human = "" if session.handoff.active else ": ask a person with `handoff`"
     outcome.output = (f"{outcome.output}\n" if outcome.output else "") + \
-        f"needs: {need.kind} ({need.detail}){human}"
+        f"needs: {need.kind}{human}"
     return outcome

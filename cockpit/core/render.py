@@ -81,6 +81,19 @@ def flat_line(node: Node, view: View) -> str:
     return f"@{node.ref} {node.line(terse=True)}{_hint(node, view)}"
 
 
+def controls(snapshot: Snapshot, most: int) -> list[str] | None:
+    """The lines `snapshot -i` shows, or None when there are more than `most` (a new page
+    that small is listed in the action's result: the agent needs no `snapshot` call)."""
+    view, lines = View(interactive=True), []
+    for root in snapshot.roots:
+        for node in root.walk():
+            if _keep_interactive(node, view):
+                if len(lines) == most:
+                    return None
+                lines.append(flat_line(node, view))
+    return lines
+
+
 def render(snapshot: Snapshot, view: View) -> str:
     roots = snapshot.roots
     if view.scope:

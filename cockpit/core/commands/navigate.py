@@ -93,9 +93,16 @@ async def goto(ctx, a) -> Outcome:
     await wait_loaded(ctx.page, url)
     status = response.status if response else None
     title = await ctx.page.title()
-    text = f"opened {ctx.page.url}" + (f" ({status})" if status and status >= 400 else "")
-    return Outcome(f"{text} - {title}" if title else text,
+    # the URL asked for is not news: it is said when the page landed elsewhere (a redirect)
+    where = "" if _same_url(ctx.page.url, url) else f" {ctx.page.url}"
+    text = f"opened{where}" + (f" ({status})" if status and status >= 400 else "")
+    return Outcome(f"{text}: {title}" if title else text,
                    {"url": ctx.page.url, "status": status, "title": title})
+
+
+def _same_url(landed: str, asked: str) -> bool:
+    """`http://x` and `http://x/` are one address (the browser adds the slash)."""
+    return landed.rstrip("/") == asked.rstrip("/")
 
 
 async def _history(ctx, forward: bool) -> Outcome:
