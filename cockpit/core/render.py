@@ -84,7 +84,8 @@ def flat_line(node: Node, view: View) -> str:
 def controls(snapshot: Snapshot, most: int) -> list[str] | None:
     """The lines `snapshot -i` shows, or None when there are more than `most` (a new page
     that small is listed in the action's result: the agent needs no `snapshot` call)."""
-    view, lines = View(interactive=True), list[str]()
+    view = View(interactive=True)
+    lines: list[str] = []
     for root in snapshot.roots:
         for node in root.walk():
             if _keep_interactive(node, view):
