@@ -311,14 +311,15 @@ async def test_hidden_and_disabled_buttons(s, site):
 
 @pytest.mark.parametrize("prefixed", [False, True])
 async def test_ref_from_before_a_page_initiated_navigation(s, site, prefixed):
-    if prefixed:  # a tab's later documents have refs like @f3e18
+    if prefixed:  # a tab's later documents: Playwright's refs read like f3e18
         await playground(s, site)
         await playground(s, site)
-    else:  # a tab's first document has refs like @e18
+    else:  # a tab's first document: Playwright's refs read like e18
         await ok(s, f"newtab {site.url}/playground")
         await ok(s, "snapshot -i")
     log = ref_of(s, "button", "Log to console")
-    assert log.startswith("@f" if prefixed else "@e")
+    playwrights = s.active.snapshot.refs[log[1:]].pw
+    assert log.startswith("@e") and playwrights.startswith("f" if prefixed else "e")
     await ok(s, "js location.href = '/playground?again=1'")  # no diff snapshot follows
     await poll_url(s, "again=1")
     start = time.perf_counter()

@@ -141,7 +141,7 @@ async def test_snapshot_flags(s, site):
     assert "Frame button" in full
     await ok(s, "snapshot -i")
     frame_button = ref_of(s, "button", "Frame button")
-    assert frame_button.startswith("@f")
+    assert s.active.snapshot.refs[frame_button[1:]].in_frame
     await ok(s, f"click {frame_button}")
 
 
@@ -240,3 +240,23 @@ async def test_a_navigation_says_where_it_landed_and_lists_a_small_page(s, site,
     assert listed == (await ok(s, "snapshot -i")).output.splitlines()
     r = await ok(s, f"click {ref_of(s, 'link', 'To many')}")
     assert re.fullmatch(r"clicked @\S+\nnew page /nav-many, \+\d+", r.output), r.output
+
+
+async def test_refs_are_short_and_never_name_two_elements(s, site):
+    # Playwright names a later document's elements `f3e14`; the tab names them `e64`,
+    # numbers no earlier document had, so an old ref still fails instead of finding
+    # another element (refnames.py)
+    await ok(s, f"goto {site.url}/")
+    first = (await ok(s, "snapshot -i")).output
+    link = ref_of(s, "link", "Sign in")
+    await ok(s, f"goto {site.url}/playground")
+    later = (await ok(s, "snapshot -i")).output
+    numbers = [set(re.findall(r"^@e(\d+) ", text, re.M)) for text in (first, later)]
+    assert all(numbers) and not numbers[0] & numbers[1], (first, later)
+    assert "@f" not in first + later
+    assert all(n.pw and n.pw.startswith("f") for n in s.active.snapshot.refs.values())
+    result = await fails(s, f"click {link}")
+    assert "not in this tab's last snapshot" in result.error, result.error
+    # the full tree shows the same names
+    full = (await ok(s, "snapshot")).output
+    assert f"[ref={ref_of(s, 'button', 'Frame button')[1:]}]" in full

@@ -42,7 +42,7 @@ def test_a_session_is_recorded_with_its_secrets_masked(tmp_path, site):
     proc = start(["--record", str(path), "--secret", "CODE"], env={"CODE": site.mfa_code})
     try:
         assert send(proc, f"goto {site.url}/login")["ok"]
-        page = send(proc, "snapshot -i")["output"]
+        page = login = send(proc, "snapshot -i")["output"]
         send(proc, f"fill {ref(page, 'textbox', 'Email')} {site.email}")
         typed = send(proc, f"fill {ref(page, 'textbox', 'Password')} {site.password}")
         assert typed["ok"] and typed["data"]["secret"] is True
@@ -57,7 +57,7 @@ def test_a_session_is_recorded_with_its_secrets_masked(tmp_path, site):
         assert proc.wait(60) == 2  # the first failure's code: the usage error
     text = path.read_text(encoding="utf-8")
     assert site.mfa_code not in text  # a --secret: masked from the start (the page shows it)
-    from_the_fill = text[text.index('"command": "fill @e10'):]
+    from_the_fill = text[text.index(f'"command": "fill {ref(login, "textbox", "Password")}'):]
     assert site.password not in from_the_fill  # typed into a password field: masked since
     assert os.stat(path).st_mode & 0o777 == 0o600
     rows = records(path)

@@ -98,7 +98,7 @@ def test_run_file_plain_output_and_exit_codes(site, tmp_path):
     done = run(["run", "--session", "run-file", str(script)])
     assert done.returncode == 2
     assert "error: unknown command 'clik'" in done.stderr
-    assert done.stdout.count("Weekly report") == 2  # it went on after the bad line
+    assert done.stdout.count("Weekly report — Cockpit Demo") == 2  # it went on after it
     done = run(["run", "--session", "run-file", "--echo"],
                stdin=f"goto {site.url}/report\nclick '#nothing'\n")
     assert done.returncode == 1 and "$ click '#nothing'" in done.stdout

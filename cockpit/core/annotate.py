@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from .snapshot import Snapshot
 
 # Draws a labelled box on every interactive element; removed right after the picture.
@@ -25,8 +27,9 @@ ANNOTATE_JS = """(boxes) => {
 REMOVE_JS = "() => document.getElementById('__cockpit_annotations')?.remove()"
 
 
-async def ref_boxes(page) -> list[dict]:
-    """Boxes of the interactive refs, from Playwright's own snapshot with boxes."""
+async def ref_boxes(page, names: Callable[[str], str]) -> list[dict]:
+    """Boxes of the interactive refs, from Playwright's own snapshot with boxes, labelled
+    with the tab's names for them (`names`: Tab.names)."""
     text = await page.aria_snapshot(mode="ai", boxes=True)
     boxes: list[dict] = []
 
@@ -43,13 +46,13 @@ async def ref_boxes(page) -> list[dict]:
             shift = (x, y) if node.role == "iframe" else (0.0, 0.0)
             visit(node.children, dx + shift[0], dy + shift[1])
 
-    visit(Snapshot.from_text(text).roots, 0.0, 0.0)
+    visit(Snapshot.from_text(text, names).roots, 0.0, 0.0)
     return boxes
 
 
-async def draw_ref_labels(page) -> list[dict]:
+async def draw_ref_labels(page, names: Callable[[str], str]) -> list[dict]:
     """Draw the labels; returns the boxes drawn. Remove them with `remove_ref_labels`."""
-    boxes = await ref_boxes(page)
+    boxes = await ref_boxes(page, names)
     # The boxes snapshot replaced Playwright's ref map; a plain one restores it (refs are
     # stable, so it is the same map) without touching the tab's snapshots and diffs.
     await page.aria_snapshot(mode="ai")

@@ -31,6 +31,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from .changes_js import QUERY_JS, REF_ENGINE, REF_ENGINE_JS
 from .diff import Diff, diff
+from .refnames import RefNames
 from .secret_fields import mask_secrets
 from .snapshot import Node, Snapshot, parse
 from .stylesheets import StylesheetRules
@@ -129,8 +130,8 @@ async def update(tab: Tab, before: Snapshot, answered: list[dict] | None = None,
         after = Snapshot(before.roots, url=url, title=title, doc=before.doc, refs=before.refs)
         return after, Diff(url=(before.url, url) if url != before.url else None)  # same refs
     try:
-        swaps = await _main_regions(main, before, first["regions"])
-        swaps += await _frame_regions(changed_frames, before, swaps)
+        swaps = await _main_regions(main, before, first["regions"], tab.names)
+        swaps += await _frame_regions(changed_frames, before, swaps, tab.names)
     except (Unplaceable, PlaywrightError) as exc:
         log.debug("full snapshot: %s", exc)
         return None
@@ -169,7 +170,8 @@ def _joined(answers: list) -> Any:
 Swap = tuple[Node, list[Node], dict[str, Node], bool]  # old node, new roots, refs, frame?
 
 
-async def _main_regions(frame, before: Snapshot, regions: list) -> list[Swap]:
+async def _main_regions(frame, before: Snapshot, regions: list, names: RefNames
+                        ) -> list[Swap]:
     """Snapshot each changed region of the main document, climbing to a parent when its
     root is not an element of the tab's snapshot (it was hidden, or renamed: new ref)."""
     swaps: list[Swap] = []
@@ -180,7 +182,7 @@ async def _main_regions(frame, before: Snapshot, regions: list) -> list[Swap]:
                 locator = locator.locator("xpath=..")
             text = await locator.aria_snapshot(mode="ai", timeout=REGION_TIMEOUT_MS)
             refs: dict[str, Node] = {}
-            roots = parse(text, refs)
+            roots = parse(text, refs, names)
             root = roots[0] if len(roots) == 1 else None
             old = before.refs.get(root.ref) if root is not None and root.ref else None
             if root is not None and old is not None and old.role == root.role:
@@ -191,17 +193,21 @@ async def _main_regions(frame, before: Snapshot, regions: list) -> list[Swap]:
     return _outermost(swaps)
 
 
-async def _frame_regions(frames: list, before: Snapshot, swaps: list[Swap]) -> list[Swap]:
+async def _frame_regions(frames: list, before: Snapshot, swaps: list[Swap],
+                         names: RefNames) -> list[Swap]:
     """A changed child frame is snapshotted whole and put under its iframe's node."""
     out: list[Swap] = []
     for frame in frames:
         text = await frame.locator("body").aria_snapshot(mode="ai", timeout=REGION_TIMEOUT_MS)
         refs: dict[str, Node] = {}
-        roots = parse(text, refs)
-        prefix = next((m.group(1) for r in refs if (m := _FRAME_PREFIX.match(r))), None)
+        roots = parse(text, refs, names)
+        # which frame: Playwright's refs say it (`f2e5`), the tab's own names do not
+        prefix = next((m.group(1) for n in refs.values()
+                       if (m := _FRAME_PREFIX.match(n.pw or ""))), None)
         if prefix is None:
             raise Unplaceable("a changed frame shows nothing with a ref")
-        inside = next((n for r, n in before.refs.items() if r.startswith(prefix + "e")), None)
+        inside = next((n for n in before.refs.values()
+                       if (n.pw or "").startswith(prefix + "e")), None)
         node = inside.parent if inside is not None else None
         while node is not None and node.role != "iframe":
             node = node.parent

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .snapshot import STRUCTURAL_ROLES, Node, Snapshot, scalar
 
@@ -44,8 +44,7 @@ def _compact(nodes: list[Node]) -> list[Node]:
             continue
         if _is_bare_structure(node) and not kids:
             continue
-        clone = Node(node.role, node.name, node.attrs, node.value, node.props, kids, node.ref,
-                     node.parent, node.extra, node.label)
+        clone = replace(node, children=kids)
         out.append(clone)
     return out
 

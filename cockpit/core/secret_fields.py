@@ -86,7 +86,8 @@ async def mask_secrets(page, snap: Snapshot, learn: Callable[[str], None], *,
             snap, looked = await retake(), set()
     if before is not None and before.doc == snap.doc:
         was = before.refs
-        refs |= {ref for ref in snap.refs if ref in was and was[ref].secret}
+        refs |= {node.pw for ref, node in snap.refs.items()
+                 if node.pw and ref in was and was[ref].secret}
     for value in mask_secret_fields(snap, refs, blind):
         learn(value)  # files mask it wherever it is
     return snap, looked
@@ -99,9 +100,9 @@ def boxes_in_frames(snap: Snapshot) -> bool:
 
 
 async def secret_refs(page, fields: list[tuple[Frame, int]]) -> tuple[set[str], str]:
-    """The refs of those password fields, and the places ("e": the main frame, "f":
-    frames, as `Node.in_frame` tells them apart) whose fields could not be found, so that
-    all their boxes are masked blindly.
+    """The refs of those password fields (Playwright's: `Node.pw`), and the places ("e":
+    the main frame, "f": frames, as `Node.in_frame` tells them apart) whose fields could
+    not be found, so that all their boxes are masked blindly.
     NB: an element's aria snapshot replaces Playwright's ref map; the caller takes a full
     snapshot after this one (refs are stable, so it is the same map)."""
     refs: set[str] = set()
@@ -126,12 +127,12 @@ async def secret_refs(page, fields: list[tuple[Frame, int]]) -> tuple[set[str], 
 
 
 def mask_secret_fields(snap: Snapshot, refs: set[str], blind: str = "") -> list[str]:
-    """Mark the snapshot's password fields (`node.secret`), mask their values, and return
-    the values that were shown, for the session's masker."""
+    """Mark the snapshot's password fields (`node.secret`; `refs`: Playwright's refs of
+    them), mask their values, and return the values that were shown, for the masker."""
     shown = []
-    for ref, node in snap.refs.items():
-        if ref in refs or (node.role in VALUE_ROLES and
-                           ("f" if node.in_frame else "e") in blind):
+    for node in snap.refs.values():
+        if node.pw in refs or (node.role in VALUE_ROLES and
+                               ("f" if node.in_frame else "e") in blind):
             node.secret = True
             if node.value and node.value != MASK:
                 shown.append(node.value)
@@ -145,7 +146,7 @@ def _masked_everywhere(snap: Snapshot) -> None:
     """The labels taken from children and the raw text were made before the mask."""
     for node in snap.refs.values():
         node.label = node.name or (node.words() if node.role in NAME_FROM_CONTENT else "")
-    secret = {ref for ref, node in snap.refs.items() if node.secret}
+    secret = {node.pw for node in snap.refs.values() if node.secret}  # as the raw text has them
     lines = snap.raw.split("\n")
     for i, line in enumerate(lines):
         m = _REF.search(line)

@@ -1,9 +1,11 @@
 """Snapshots: Playwright's AI aria snapshot, parsed into a tree of nodes keyed by ref.
 
-Playwright gives every element a ref (`e5`, `f1e2` inside frames) and keeps it stable
-while the element lives and its role and name stay the same; that stability is what
-makes ref-keyed diffs possible. We parse its YAML-like text ourselves (a line parser is
-several times faster than a YAML load) and render it back in the same format, filtered.
+Playwright gives every element a ref (`e5`, `f1e2` in later documents and frames) and
+keeps it stable while the element lives and its role and name stay the same; that
+stability is what makes ref-keyed diffs possible. A tab shows shorter names for them
+(refnames.py): `parse` names each node as the tab does and keeps Playwright's own in
+`Node.pw`. We parse the YAML-like text ourselves (a line parser is several times faster
+than a YAML load) and render it back in the same format, filtered.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass, field
-from typing import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterator
 
 INTERACTIVE_ROLES = frozenset({
     "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox",
@@ -56,12 +58,13 @@ class Node:
     # left the name out because they carry it (filled by `parse`; see NAME_FROM_CONTENT).
     label: str = ""
     secret: bool = False  # a password field: its value is masked (core/secret_fields.py)
+    pw: str | None = None  # Playwright's ref (`f3e14`), what its selectors find; `ref` is ours
 
     @property
     def in_frame(self) -> bool:
         """Whether the element is inside an iframe. The tree says it, not the ref: the
-        main frame's refs carry a prefix too (`f1e8`) after a navigation, or when the
-        page is not the browser's first."""
+        main frame's refs carry a prefix too in Playwright's naming (`f1e8`) after a
+        navigation, and ours carry none."""
         parent = self.parent
         while parent is not None:
             if parent.role == "iframe":
@@ -209,8 +212,11 @@ def _name(quoted: str | None) -> str:
     return json.loads(quoted) if "\\" in quoted else quoted[1:-1]
 
 
-def parse(text: str, refs: dict[str, Node] | None = None) -> list[Node]:
-    """Parse an aria snapshot into its top-level nodes (filling `refs` on the way)."""
+def parse(text: str, refs: dict[str, Node] | None = None,
+          names: Callable[[str], str] | None = None) -> list[Node]:
+    """Parse an aria snapshot into its top-level nodes (filling `refs` on the way).
+    `names`: the tab's name for each of Playwright's refs (refnames.RefNames); without
+    it, Playwright's refs are the names."""
     refs = {} if refs is None else refs
     roots: list[Node] = []
     stack: list[tuple[int, Node]] = []
@@ -244,9 +250,11 @@ def parse(text: str, refs: dict[str, Node] | None = None) -> list[Node]:
                 node = Node("text", value=_unquote(key))
             if value:
                 node.value = _unquote(value)
-        for a in attrs:
+        for i, a in enumerate(attrs):
             if a.startswith("ref="):
-                node.ref = a[4:]
+                node.pw = a[4:]
+                node.ref = names(node.pw) if names is not None else node.pw
+                attrs[i] = f"ref={node.ref}"  # the full tree shows the tab's names too
                 refs[node.ref] = node
         while stack and stack[-1][0] >= indent:
             stack.pop()
@@ -276,9 +284,10 @@ class Snapshot:
     moved: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_text(cls, text: str, **info) -> Snapshot:
+    def from_text(cls, text: str, names: Callable[[str], str] | None = None,
+                  **info) -> Snapshot:
         refs: dict[str, Node] = {}
-        return cls(parse(text, refs), raw=text, refs=refs, **info)
+        return cls(parse(text, refs, names), raw=text, refs=refs, **info)
 
     def walk(self) -> Iterator[Node]:
         for root in self.roots:
@@ -319,8 +328,7 @@ class Snapshot:
         dropped: set[str] = set()
         for old, new_roots, new_refs, frame in swaps:
             if frame:
-                new = Node(old.role, old.name, old.attrs, old.value, old.props, new_roots,
-                           old.ref, old.parent, old.extra, old.label)
+                new = replace(old, children=new_roots)
                 for child in new_roots:
                     child.parent = new
                 refs = {old.ref: new, **new_refs}

@@ -23,6 +23,7 @@ from .buffers import (
 from .logs import spawn, tolerated
 from .secret_fields import count_secret_fields, mask_secrets
 from .settle import Watch
+from .refnames import RefNames
 from .snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class Tab:
         self.snapshot: Snapshot | None = None
         self.previous: Snapshot | None = None
         self.last_diff: tuple[Snapshot, Any] | None = None  # (snapshot, its step's Diff)
+        self.names = RefNames()  # the refs this tab shows for Playwright's (refnames.py)
         # A region snapshot (changes.py) left Playwright's `aria-ref=` map of the main frame
         # holding that region only: refs are then found with the `cockpit-ref=` engine.
         self.partial_refs = False
@@ -115,6 +117,7 @@ class Tab:
                                      fields=fields, before=self.snapshot, retake=retake)
         self.partial_refs = False
         self.adopt(snap)
+        self.names.keep_only((n.pw for n in snap.refs.values() if n.pw), len(snap.refs))
         return snap
 
     def adopt(self, snap: Snapshot) -> None:
@@ -125,10 +128,11 @@ class Tab:
 
     async def _parse(self, text: str, doc: str) -> Snapshot:
         if len(text) < THREAD_PARSE_CHARS:  # a thread hop would cost more than it saves
-            return Snapshot.from_text(text, url=self.page.url, title=self.title, doc=doc)
+            return Snapshot.from_text(text, self.names, url=self.page.url, title=self.title,
+                                      doc=doc)
         # a big page: parsed beside the event loop, which a TUI shares (keys keep echoing)
-        return await asyncio.to_thread(Snapshot.from_text, text, url=self.page.url,
-                                       title=self.title, doc=doc)
+        return await asyncio.to_thread(Snapshot.from_text, text, self.names,
+                                       url=self.page.url, title=self.title, doc=doc)
 
     # --- settling -----------------------------------------------------------------------
     def watch(self) -> Watch:
@@ -166,6 +170,7 @@ class Tab:
         """Take over a page of a relaunched browser (handoff): same tab, new page. The
         snapshot stays for diffing; its refs fail as "from an earlier page"."""
         self.page = page
+        self.names.new_page()  # Playwright's refs start over on it: e1 is another element
         self.loading = self._navigating = False
         self.partial_refs = False
         self.dialog = self.dialog_entry = self.file_chooser = None

@@ -1,6 +1,7 @@
-"""Element targets: a ref from the tab's last snapshot (`@e4`, `e4`, `ref=e4`, `@f1e2`) or a
-selector. A ref is checked before use, so a stale, unknown or foreign ref fails at once
-instead of after an action timeout."""
+"""Element targets: a ref from the tab's last snapshot (`@e4`, `e4`, `ref=e4`; `@f1e2`, the
+frame refs of Playwright's naming, is still read, see refnames.py) or a selector. A ref is
+checked before use, so a stale, unknown or foreign ref fails at once instead of after an
+action timeout."""
 
 from __future__ import annotations
 
@@ -59,8 +60,8 @@ async def resolve(tab: Tab, target: str):
     """Return a Playwright Locator for the target, checked when it is a ref."""
     ref = as_ref(target)
     if ref is None and target.strip().startswith("@"):
-        raise UsageError(f"`{target.strip()}` is not a ref: refs look like @e5 (or @f1e2 in "
-                         f"a frame); {NEW_SNAPSHOT}", data={"target": target})
+        raise UsageError(f"`{target.strip()}` is not a ref: refs look like @e5; "
+                         f"{NEW_SNAPSHOT}", data={"target": target})
     if ref is None:
         return await _selector(tab, target)
     snap = tab.snapshot
@@ -78,7 +79,7 @@ async def resolve(tab: Tab, target: str):
             reason = f"@{ref} is not in this tab's last snapshot (unknown or outdated ref)"
         raise StaleRefError(f"{reason}; {NEW_SNAPSHOT}", data={"ref": ref})
     engine = _engine(tab, snap, ref)
-    locator = tab.page.locator(f"{engine}={ref}")
+    locator = tab.page.locator(f"{engine}={_playwright(snap, ref)}")
     # The ref map lives in Playwright's utility world, so count there; the document token
     # lives in the main world (of the top frame, also for frame refs). Both at once.
     try:
@@ -90,7 +91,7 @@ async def resolve(tab: Tab, target: str):
             # our engine unknown to this context: a full look restores Playwright's map
             await tab.page.aria_snapshot(mode="ai")
             tab.partial_refs = False
-            locator = tab.page.locator(f"aria-ref={ref}")
+            locator = tab.page.locator(f"aria-ref={_playwright(snap, ref)}")
             count, doc = await asyncio.gather(locator.count(), tab.page.evaluate(DOC_TOKEN_JS))
     except PlaywrightError:  # e.g. "Invalid frame in aria-ref selector": its frame is gone
         raise StaleRefError(f"{snap.describe(ref)} belongs to a frame that is gone; "
@@ -108,6 +109,11 @@ async def resolve(tab: Tab, target: str):
     return locator
 
 
+def _playwright(snap: Snapshot, ref: str) -> str:
+    """Playwright's own ref for one of the tab's (refnames.py), what its engines find."""
+    return snap.refs[ref].pw or ref
+
+
 def _engine(tab: Tab, snap: Snapshot, ref: str) -> str:
     # After a region snapshot Playwright's own ref map holds that region only (changes.py)
     return REF_ENGINE if tab.partial_refs and not snap.refs[ref].in_frame else "aria-ref"
@@ -120,7 +126,7 @@ def ref_selector(tab: Tab, target: str) -> str | None:
     if ref is None or snap is None:
         return None
     ref = snap.live(ref)
-    return f"{_engine(tab, snap, ref)}={ref}" if ref in snap.refs else None
+    return f"{_engine(tab, snap, ref)}={_playwright(snap, ref)}" if ref in snap.refs else None
 
 
 async def _selector(tab: Tab, selector: str):

@@ -41,7 +41,7 @@ async def picture_of(tab: Tab | None, lock: asyncio.Lock, *, labels: bool, timeo
 
 
 async def _labelled(tab: Tab, timeout: float) -> bytes:
-    await draw_ref_labels(tab.page)
+    await draw_ref_labels(tab.page, tab.names)
     try:
         return await tab.page.screenshot(type="png", timeout=timeout * 1000)
     finally:

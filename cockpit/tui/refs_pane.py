@@ -1,6 +1,6 @@
 """The refs of the active tab's snapshot: filter them, and Enter puts one in the prompt.
 
-Refs are shown whole (`@f1e1061`, not a prefix), and names wrap onto more lines rather than
+Refs are shown whole (`@e1061`, not a prefix), and names wrap onto more lines rather than
 being cut where the pane ends. The table is a RefsList: a page's 5,000 refs cost a pass
 over a list of tuples, not a DataTable's per-row work (refs_list.py)."""
 

@@ -35,7 +35,7 @@ async def _mark_clickable(tab) -> set[str]:
             text = await candidates.nth(i).aria_snapshot(mode="ai", depth=1, timeout=1000)
         except PlaywrightError:
             continue  # gone or hidden meanwhile: not clickable now
-        first = Snapshot.from_text(text)
+        first = Snapshot.from_text(text, tab.names)
         if first.roots and first.roots[0].ref:
             refs.add(first.roots[0].ref)
     return refs
@@ -46,7 +46,7 @@ async def _scope_ref(ctx, scope: str) -> str | None:
         return ref
     locator = await ctx.one(scope)
     text = await locator.aria_snapshot(mode="ai")
-    roots = Snapshot.from_text(text).roots
+    roots = Snapshot.from_text(text, ctx.needs_tab().names).roots
     if not roots or not roots[0].ref:
         raise CommandError(f"`{scope}` has nothing in the accessibility tree (hidden, or only "
                            "text): scope to its container, or use `text {scope}`")

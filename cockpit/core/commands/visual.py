@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Callable
 
 from ..errors import CommandError, UsageError
 from ..paths import given_path
@@ -84,7 +85,7 @@ async def screenshot(ctx, a) -> Outcome:
     clip = _clip(a.clip) if a.clip else None
     annotated, cut = 0, 0
     if a.annotate:
-        boxes = await draw_ref_labels(page)
+        boxes = await draw_ref_labels(page, ctx.needs_tab().names)
         annotated = len(boxes)
     try:
         if a.target:
@@ -150,13 +151,13 @@ async def zoom(ctx, a) -> Outcome:
                                "into; `snapshot -s` shows what it holds")
         area = {"x": box["x"], "y": box["y"], "w": box["width"], "h": box["height"]}
         what = f"{ctx.describe(a.target)} ({round(area['w'])}x{round(area['h'])} px)"
-    labels = [b for b in await _labels(page) if _inside(b, area)]
+    labels = [b for b in await _labels(page, ctx.needs_tab().names) if _inside(b, area)]
     return Outcome(f"zoom: {what}, {len(labels)} refs in it",
                    {"zoom": {"target": a.target, "area": area, "labels": labels}})
 
 
-async def _labels(page) -> list[dict]:
-    boxes = await ref_boxes(page)
+async def _labels(page, names: Callable[[str], str]) -> list[dict]:
+    boxes = await ref_boxes(page, names)
     # The boxes snapshot replaced Playwright's ref map; a plain one restores it (refs are
     # stable, so it is the same map), as draw_ref_labels does.
     await page.aria_snapshot(mode="ai")
