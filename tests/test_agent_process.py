@@ -68,7 +68,8 @@ async def test_the_agent_reaches_the_session_and_its_output_and_exit_are_shown(s
 
 async def test_pause_holds_its_commands_and_resume_lets_them_run(s, served):
     server, seen = served
-    agent = AgentProcess("cockpit exec js 1; cockpit exec js 2", s, server.socket)
+    # the pause lands between the two: an exec starts in ~15 ms, sooner than `until` looks
+    agent = AgentProcess("cockpit exec js 1; sleep 1; cockpit exec js 2", s, server.socket)
     agent.pause()  # not running yet: nothing to pause
     assert agent.state == "not started"
     await agent.start()

@@ -8,9 +8,12 @@ import json
 import logging
 import os
 import shlex
+import socket
 import subprocess
 import sys
+import threading
 import time
+import tomllib
 import uuid
 from types import SimpleNamespace
 
@@ -18,6 +21,7 @@ import pytest
 
 from cockpit import __version__
 from cockpit.cli.live import AlreadyLive, LiveSession, SessionOptions
+from cockpit.control import discovery
 from cockpit.core import events as ev
 from cockpit.core.events import EventBus
 from cockpit.core.registry import REGISTRY
@@ -69,18 +73,104 @@ def test_version_comes_from_the_package():
     assert done.returncode == 0 and done.stdout.strip() == f"cockpit {__version__}"
 
 
+# What `cockpit exec` (a new process per agent step) must not import: each costs it a
+# millisecond or more (re compiles patterns at import; socket brings enum and selectors;
+# json brings re; functools brings collections), or far more (asyncio, playwright).
+EXEC_FORBIDDEN = ("argparse", "asyncio", "pathlib", "importlib", "typing", "playwright",
+                  "textual", "re", "json", "enum", "socket", "selectors", "shlex", "functools",
+                  "collections", "dataclasses", "hashlib", "math", "logging", "subprocess")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def test_importing_the_cli_stays_cheap_for_exec():
-    """`cockpit exec` is a new process per agent step: each module it imports is paid on
-    every step (pathlib alone was a fifth of its start). -S: only what our code imports
-    counts, not what this machine's site-packages hooks load."""
-    heavy = ("argparse", "asyncio", "pathlib", "importlib", "typing", "playwright")
+    """-S: only what our code imports counts, not what this machine's site-packages hooks
+    load."""
     code = ("import sys; before = set(sys.modules); "
             "import cockpit.cli, cockpit.cli.exec, cockpit.control.client; "
-            f"print(sorted(m for m in {heavy!r} if m in sys.modules and m not in before))")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            f"print(sorted(m for m in {EXEC_FORBIDDEN!r} if m in sys.modules and m not in before))")
     done = subprocess.run([sys.executable, "-S", "-c", code], text=True, capture_output=True,
-                          timeout=20, check=False, env={**os.environ, "PYTHONPATH": root})
+                          timeout=20, check=False, env={**os.environ, "PYTHONPATH": ROOT})
     assert done.stdout.strip() == "[]", done
+
+
+class ScriptedSession:
+    """A socket that answers as a session does: the welcome, then each request with a
+    result whose output is the command line (in a thread of its own)."""
+
+    def __init__(self) -> None:
+        self.path = os.path.join(discovery.private_dir(create=True),
+                                 f"scripted-{os.getpid()}.sock")
+        self.listener = socket.socket(socket.AF_UNIX)
+        self.listener.bind(self.path)
+        self.listener.listen(8)
+        self.connections = 0
+        with open(discovery.info_path(self.path), "w", encoding="utf-8") as info:
+            json.dump({"session": "scripted", "token": "t", "pid": os.getpid(),
+                       "workspace": "/"}, info)
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            self.connections += 1
+            with conn, conn.makefile("rwb") as file:
+                if not file.readline():
+                    continue  # a liveness probe
+                file.write(b'{"ok": true, "session": "scripted", "protocol": 2}\n')
+                file.flush()
+                while line := file.readline():
+                    request = json.loads(line)
+                    file.write(json.dumps({
+                        "id": request["id"], "ok": True, "command": request["command"],
+                        "output": f"ran {request['command']} \u00e9\x1b", "error": None,
+                        "ms": 1.0, "data": {}, "exit_code": 0}).encode() + b"\n")
+                    file.flush()
+
+    def close(self) -> None:
+        self.listener.close()
+        discovery.remove(self.path)
+
+
+@pytest.fixture
+def scripted():
+    session = ScriptedSession()
+    yield session
+    session.close()
+
+
+@pytest.mark.parametrize("words", [["title"], ["click", "@e3"], ["fill", "@e4", "a b"]])
+def test_exec_through_its_launcher_imports_nothing_costly(scripted, words):
+    """The whole of one `cockpit exec`, from the `cockpit` script installed in place of
+    pip's launcher (which imports re): every module it imports, as -X importtime lists
+    them. Two words are quoted back into one line without shlex."""
+    launcher = os.path.join(ROOT, "scripts", "cockpit")
+    done = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", launcher, "exec", "--socket", scripted.path,
+         *words], text=True, capture_output=True, timeout=20, check=False,
+        env={**os.environ, "PYTHONPATH": ROOT})
+    line = shlex.join(words) if len(words) > 1 else words[0]
+    assert done.returncode == 0 and done.stdout == f"ran {line} \u00e9\u241b\n", done
+    imported = {row.rsplit("|", 1)[-1].strip() for row in done.stderr.splitlines()
+                if row.startswith("import time:")}
+    assert "cockpit.cli.exec" in imported and "cockpit.control.client" in imported
+    assert sorted(imported & set(EXEC_FORBIDDEN)) == []
+    assert scripted.connections == 1  # no probe before the connection: the session serves one
+
+
+def test_the_cockpit_command_is_our_launcher_not_an_entry_point():
+    """pip's entry-point launcher imports re before our code: `cockpit` is a wheel script."""
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as file:
+        project = tomllib.load(file)
+    assert "cockpit" not in project["project"].get("scripts", {})
+    wheel = project["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert wheel["shared-scripts"] == {"scripts/cockpit": "cockpit"}
+    with open(os.path.join(ROOT, "scripts", "cockpit"), encoding="utf-8") as file:
+        first = file.readline()
+    assert first.startswith("#!") and "python" in first  # hatchling makes it `#!python`
+    assert os.access(os.path.join(ROOT, "scripts", "cockpit"), os.X_OK)
 
 
 # --- faces on a real browser -----------------------------------------------------------

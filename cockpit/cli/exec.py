@@ -1,17 +1,18 @@
 """`cockpit exec`: one command in a live session, its result on stdout, the contract's
-exit code. Called once per agent step, so it imports only the standard library and the
-protocol (no Textual, no Playwright) and parses its few options by hand."""
+exit code. Called once per agent step, a new process each, so it starts as a bare Python
+does plus the little it needs: no Textual, Playwright, argparse or asyncio, and not even
+`json`, `re`, `socket`, `enum`, `shlex` or `math` (tests/test_cli_faces.py checks it); its
+few options are parsed by hand. See control/client.py for how the client does without."""
 
 from __future__ import annotations
 
-import json
-import math
-import shlex
 import sys
 
+from ..control import wire
+from ..control.protocol import MAX_REQUEST
+from ..control.shell_words import join
 from ..core.errors import EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT
 from ..core.terminal import visible
-from ..control.protocol import MAX_REQUEST
 
 ENVELOPE = 200  # bytes a request adds around its command line (id, op, source, timeout)
 
@@ -64,7 +65,7 @@ def parse(argv: list[str]) -> dict:
                 value = float(value)
             except ValueError:
                 raise _Usage(f"--timeout takes seconds, like 30; got {value!r}") from None
-            if not math.isfinite(value) or value <= 0:
+            if value - value != 0 or value <= 0:  # NaN or infinite: math.isfinite, unloaded
                 raise _Usage(f"--timeout must be a number of seconds above 0, like 30; "
                              f"got {value!r}")
         opts[arg[2:]] = value
@@ -75,8 +76,8 @@ def parse(argv: list[str]) -> dict:
                      "help` for the commands")
     # one word is taken as the whole line (`cockpit exec 'fill @e4 "a b"'`); several are
     # quoted back, so `cockpit exec fill @e4 "a b"` means the same
-    opts["line"] = words[0] if len(words) == 1 else " ".join(shlex.quote(w) for w in words)
-    size = len(json.dumps(opts["line"], ensure_ascii=False).encode("utf-8", "replace"))
+    opts["line"] = words[0] if len(words) == 1 else join(words)
+    size = len(wire.dumps(opts["line"]).encode("utf-8", "replace"))
     if size + ENVELOPE > MAX_REQUEST:  # the session would refuse it: say so here
         raise _Usage(f"the command line is {size} bytes; a request holds at most "
                      f"{MAX_REQUEST - ENVELOPE}: pass large text through a file or the page")
@@ -104,21 +105,22 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:  # the session takes back the command if it has not started
         print("cockpit exec: interrupted", file=sys.stderr)
         return 130
-    except json.JSONDecodeError as exc:  # before ValueError: it is one
-        print(f"cockpit exec: the session sent a reply that is not JSON ({exc}): the "
-              f"socket may not be a Cockpit session's", file=sys.stderr)
-        return EXIT_UNREACHABLE
-    except ValueError as exc:  # a bad session name
-        print(f"cockpit exec: {exc}", file=sys.stderr)
-        return EXIT_USAGE
     except Unreachable as exc:
         print(f"cockpit exec: {exc}", file=sys.stderr)
         return EXIT_UNREACHABLE
     except TimeoutError as exc:
         print(f"cockpit exec: {exc}", file=sys.stderr)
         return EXIT_WAIT_TIMEOUT
-    if opts["json"]:
-        print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
+    # wire.JSONDecodeError (json's) is looked up only when an exception gets this far
+    except wire.JSONDecodeError as exc:  # before ValueError: it is one
+        print(f"cockpit exec: the session sent a reply that is not JSON ({exc}): the "
+              f"socket may not be a Cockpit session's", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except ValueError as exc:  # a bad session name
+        print(f"cockpit exec: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if opts["json"]:  # json.dumps' default separators, as before
+        print(wire.dumps(result.to_json(), separators=(", ", ": ")), flush=True)
     elif result.ok:
         if result.output:  # page text: its escape sequences must not reach the terminal
             print(visible(result.output), flush=True)

@@ -13,27 +13,29 @@
 `AsyncCockpit` is the same for asyncio code (`async with AsyncCockpit() as browser`).
 `run` returns the Result whatever happened; the named methods raise `CommandFailed` when
 the command fails, so a script stops where the page did not do what it expected.
-Standard library only (plus `cockpit.core.result`): it starts fast, like `cockpit exec`.
+Standard library only (plus `cockpit.core.result`), and little of it: `cockpit exec` is
+this client, in a new process per agent step. So no `json`, `socket` or `shlex` (they
+import `re`, `enum` and `selectors`): the JSON is wire.py's, the connection line_socket.py's,
+the quoting shell_words.py's; `asyncio` only in AsyncCockpit, `core.events` only for events.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
-import socket
 
-from ..core.events import Event
 from ..core.result import Result
-from . import discovery
+from . import discovery, wire
 from .discovery import Unreachable
+from .line_socket import LineSocket
 from .protocol import encode
+from .shell_words import quote
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
 if TYPE_CHECKING:
     import asyncio
-    from io import BufferedRWPair
     from typing import Any, AsyncIterator, Callable, Iterator
+
+    from ..core.events import Event
 
 __all__ = ["AsyncCockpit", "Cockpit", "CockpitError", "CommandFailed", "Unreachable"]
 
@@ -60,12 +62,13 @@ def _result(reply: dict[str, Any]) -> Result:
 
 
 def _event(message: dict[str, Any]) -> Event:
+    from ..core.events import Event  # here: its declarations cost every exec ~0.3 ms
     e = message["event"]
     return Event(e["kind"], e.get("data") or {}, e.get("time", 0.0))
 
 
 def _line(command: str, *args: Any) -> str:
-    return " ".join([command, *(shlex.quote(str(a)) for a in args)])
+    return " ".join([command, *(quote(str(a)) for a in args)])
 
 
 def _hello(info: discovery.LiveInfo, client: str) -> bytes:
@@ -153,20 +156,27 @@ class Cockpit(_Commands):
                  source: str = "agent", client: str = "python",
                  on_waiting: Callable[[str], None] | None = None,
                  connect_timeout: float = CONNECT_TIMEOUT) -> None:
-        self.info = discovery.find(session, socket_path)
         self.source = source
         self.on_waiting = on_waiting  # told why a command waits (say, a human has control)
         self._ids = 0
         self.protocol = 1  # the session's, told in its welcome
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._file: BufferedRWPair | None = None
+        self._conn: LineSocket | None = None
+        self._conn_to = ""  # the socket _conn is connected to
+        self._connect_timeout = connect_timeout
+        try:  # finding the session probes its socket: the probe is our connection
+            self.info = discovery.find(session, socket_path, probe=self._probe)
+        except BaseException:
+            self.close()
+            raise
         try:  # bounded: a session that accepts and never answers must not hang us
-            self._sock.settimeout(connect_timeout)
-            self._sock.connect(str(self.info.socket))
-            self._file = self._sock.makefile("rwb")
+            if self._conn_to != self.info.socket:  # the probe could not tell (it is busy)
+                self.close()
+                self._conn = LineSocket()
+                self._conn.settimeout(connect_timeout)
+                self._conn.connect(self.info.socket)
             self._send_raw(_hello(self.info, client))
             self.protocol = _welcomed(self._receive(connect_timeout), self.info)
-        except TimeoutError:  # socket.timeout: connect, or _receive's
+        except TimeoutError:  # connect's, or _receive's
             self.close()
             raise Unreachable(f"session {self.info.session!r} did not answer within "
                               f"{connect_timeout:g} s at {self.info.socket}: it may be "
@@ -179,29 +189,45 @@ class Cockpit(_Commands):
             self.close()
             raise
 
+    def _probe(self, sock: str) -> bool | None:
+        """discovery.answers(sock), told by connecting for good: a session would serve
+        the probe's connection and then ours; the connection to the socket found is kept."""
+        self.close()  # one to an earlier socket, that had no .json to go with it
+        conn = LineSocket()
+        try:
+            conn.settimeout(self._connect_timeout)
+            conn.connect(sock)
+        except (ConnectionRefusedError, FileNotFoundError):
+            conn.close()
+            return False
+        except OSError:  # EAGAIN: a busy session is still a live one (tried again above)
+            conn.close()
+            return None
+        self._conn, self._conn_to = conn, sock
+        return True
+
     @property
     def session(self) -> str:
         return self.info.session
 
-    def _connected(self) -> BufferedRWPair:
-        if self._file is None:
+    def _connected(self) -> LineSocket:
+        if self._conn is None:
             raise Unreachable(f"not connected to session {self.session!r}")
-        return self._file
+        return self._conn
 
     def _send_raw(self, data: bytes) -> None:
-        file = self._connected()
+        conn = self._connected()
         try:
-            file.write(data)
-            file.flush()
+            conn.send(data)
         except OSError as exc:  # reset, broken pipe: the session is gone or refused us
             raise Unreachable(f"session {self.session!r} broke the connection: "
                               f"{exc}") from None
 
     def _receive(self, timeout: float | None = None) -> dict[str, Any]:
-        file = self._connected()
-        self._sock.settimeout(timeout)
+        conn = self._connected()
+        conn.settimeout(timeout)
         try:
-            line = file.readline(READ_LIMIT)
+            line = conn.readline(READ_LIMIT)
         except TimeoutError:
             raise TimeoutError(f"no answer from session {self.session!r} within "
                                f"{timeout:g} s") from None
@@ -210,7 +236,7 @@ class Cockpit(_Commands):
                               f"{exc}") from None
         if not line:
             raise Unreachable(f"session {self.session!r} closed the connection (it ended)")
-        return json.loads(line)
+        return wire.loads(line)
 
     def request(self, op: str, *, wait: float | None = None, **fields: Any) -> dict[str, Any]:
         """Send one request and return its answer; `wait`: at most so many seconds."""
@@ -260,13 +286,12 @@ class Cockpit(_Commands):
                     yield _event(message)
 
     def close(self) -> None:
-        try:
-            if self._file is not None:
-                self._file.close()
-        except OSError:
-            pass  # unflushed bytes to a session that is gone
-        finally:
-            self._sock.close()
+        conn, self._conn, self._conn_to = self._conn, None, ""
+        if conn is not None:
+            try:
+                conn.close()
+            except OSError:
+                pass  # a session that is gone: nothing left to close
 
     def __enter__(self) -> Cockpit:
         return self
@@ -306,7 +331,7 @@ class AsyncCockpit(_Commands):
             writer.write(_hello(self.info, self.client))
             line = await asyncio.wait_for(reader.readline(), CONNECT_TIMEOUT)
             self.protocol = _welcomed(
-                json.loads(line) if line else {"error": "it closed the connection"},
+                wire.loads(line) if line else {"error": "it closed the connection"},
                 self.info)
         except BaseException as exc:  # no socket left behind, whatever went wrong
             writer.close()
@@ -321,7 +346,7 @@ class AsyncCockpit(_Commands):
     async def _read_answers(self, reader: asyncio.StreamReader) -> None:
         try:
             while line := await reader.readline():
-                message = json.loads(line)
+                message = wire.loads(line)
                 if "event" in message:
                     if self._events is not None:
                         self._events.put_nowait(_event(message))

@@ -11,22 +11,32 @@ Cleaning up only ever removes our own leftovers: a socket file in that directory
 session is gone, and its .json. A path a user gave (--socket, $COCKPIT_SOCKET) is never
 removed: it may be anything.
 
-Paths are plain strings (os.path): `cockpit exec` passes through here on every agent step,
-and importing pathlib would cost it about as much as the rest of its imports together.
+`cockpit exec` passes through here on every agent step, so this imports little: paths are
+plain strings (os.path; pathlib alone cost about as much as the rest), the .json is read
+by wire.py, names are checked without a regex, and the liveness probe uses `_socket`
+(`socket` imports enum and selectors).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import socket
 import stat
 import zlib
+from _socket import AF_UNIX, SOCK_STREAM
+from _socket import socket as raw_socket
+
+from . import wire
+
+TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
+if TYPE_CHECKING:
+    from typing import Callable
+
+    Probe = Callable[[str], bool | None]  # answers(), or a client's own connect
 
 ENV_SESSION = "COCKPIT_SESSION"
 ENV_SOCKET = "COCKPIT_SOCKET"
-NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+# a session name: 1 to 64 of these (ASCII only: it becomes a file name)
+NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 SUN_PATH_MAX = 107  # bytes in a Unix socket's path (sun_path is 108, with its NUL)
 KEY_AND_SUFFIX = len("/0123456789ab-.sock")  # what socket_path adds around the name
 
@@ -68,7 +78,7 @@ def workspace_key(workspace: str | os.PathLike[str]) -> str:
 
 def check_name(name: str) -> str:
     longest = min(64, SUN_PATH_MAX - KEY_AND_SUFFIX - len(os.fsencode(runtime_dir())))
-    if not NAME.fullmatch(name) or name in (".", ".."):
+    if not (0 < len(name) <= 64 and NAME_CHARS.issuperset(name)) or name in (".", ".."):
         raise ValueError(f"invalid session name {name!r}: use 1 to {longest} letters, "
                          f"digits, '.', '_' or '-'")
     if len(name) > longest:  # the socket's path would not fit in sun_path
@@ -98,8 +108,8 @@ class LiveInfo:
     @classmethod
     def read(cls, sock: str | os.PathLike[str]) -> LiveInfo | None:
         try:
-            with open(info_path(sock), encoding="utf-8") as file:
-                data = json.load(file)
+            with open(info_path(sock), "rb") as file:
+                data = wire.loads(file.read())
             return cls(data["session"], os.fspath(sock), data["token"], int(data["pid"]),
                        data.get("workspace", ""))
         except (OSError, ValueError, KeyError, TypeError):
@@ -119,7 +129,7 @@ def pid_alive(pid: int) -> bool:
 def answers(sock: str | os.PathLike[str]) -> bool | None:
     """True: something accepts connections on this socket; False: nobody listens there
     (refused, or no such file); None: cannot tell (a full listen queue, a slow peer)."""
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s = raw_socket(AF_UNIX, SOCK_STREAM)
     s.settimeout(1.0)
     try:
         s.connect(os.fspath(sock))
@@ -132,11 +142,13 @@ def answers(sock: str | os.PathLike[str]) -> bool | None:
         s.close()
 
 
-def alive(sock: str | os.PathLike[str]) -> LiveInfo | None:
+def alive(sock: str | os.PathLike[str], probe: Probe | None = None) -> LiveInfo | None:
     """The live session on this socket, or None. A socket whose recorded process is gone,
-    or that refuses connections, is stale: our own leftovers are removed (remove_stale)."""
+    or that refuses connections, is stale: our own leftovers are removed (remove_stale).
+    `probe` tells whether the socket answers, as answers() does (its default)."""
     info = LiveInfo.read(sock)
-    if (info is None or pid_alive(info.pid)) and answers(sock) is not False:
+    probe = probe or answers
+    if (info is None or pid_alive(info.pid)) and probe(os.fspath(sock)) is not False:
         return info  # live (or busy); without its .json we cannot use it, nor judge it
     remove_stale(sock)
     return None
@@ -165,14 +177,17 @@ def remove(sock: str | os.PathLike[str]) -> None:
             pass
 
 
-def find(name: str | None = None, socket_hint: str | None = None) -> LiveInfo:
+def find(name: str | None = None, socket_hint: str | None = None,
+         probe: Probe | None = None) -> LiveInfo:
     """The live session a client means: the socket given (or $COCKPIT_SOCKET when no
     name is given or it names the same session), else `name` (default "default") of this
-    directory's workspace or the nearest parent's. Raises Unreachable with what to do."""
+    directory's workspace or the nearest parent's. Raises Unreachable with what to do.
+    `probe`: see alive(); a client passes its own connect, so that the probe of the
+    socket it finds is its connection (a session then serves one connection, not two)."""
     hint = socket_hint or os.environ.get(ENV_SOCKET)
     env_name = os.environ.get(ENV_SESSION)
     if hint and (name is None or name == env_name or socket_hint):
-        info = alive(hint)
+        info = alive(hint, probe)
         if info is None:
             raise Unreachable(f"no live session at {hint} (from "
                               f"{'--socket' if socket_hint else ENV_SOCKET}): it has ended; "
@@ -181,7 +196,7 @@ def find(name: str | None = None, socket_hint: str | None = None) -> LiveInfo:
     name = check_name(name or env_name or "default")
     here = workspace = os.path.realpath(os.getcwd())
     while True:
-        info = alive(socket_path(name, workspace))
+        info = alive(socket_path(name, workspace), probe)
         if info is not None:
             return info
         parent = os.path.dirname(workspace)

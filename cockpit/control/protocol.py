@@ -17,13 +17,13 @@
     refs (the active tab's refs for the page it shows now), agent (pause, resume, stop,
     start or restart the session's agent)
 
-Standard library only: `cockpit exec` imports this on every agent step.
+Standard library only, and little of it: `cockpit exec` imports this on every agent step
+(the JSON is wire.py's, and `math` is left out too: a library to load for one check).
 """
 
 from __future__ import annotations
 
-import json
-import math
+from . import wire
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
 if TYPE_CHECKING:
@@ -51,13 +51,12 @@ class ProtocolError(Exception):
 def encode(message: dict[str, Any]) -> bytes:
     # a lone surrogate (a page's JS string, a client's id) cannot be UTF-8: written as
     # its JSON escape instead, it arrives intact (surrogates only occur inside strings)
-    return (json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=str)
-            + "\n").encode("utf-8", errors="backslashreplace")
+    return (wire.dumps(message, default=str) + "\n").encode("utf-8", errors="backslashreplace")
 
 
 def decode(line: bytes) -> dict[str, Any]:
     try:
-        message = json.loads(line)
+        message = wire.loads(line)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"not JSON ({exc}): send one JSON object a line, like "
                             '{"id": 1, "command": "snapshot -i"}') from None
@@ -67,6 +66,17 @@ def decode(line: bytes) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise ProtocolError(f"expected a JSON object, got {type(message).__name__}")
     return message
+
+
+def _finite(number: float) -> bool:
+    """math.isfinite without math (NaN and the infinities minus themselves are NaN), and
+    an int past a float's range is no finite number of seconds either (math.isfinite
+    raised OverflowError for it, which ended the connection)."""
+    try:
+        number = float(number)
+    except OverflowError:
+        return False
+    return number - number == 0
 
 
 def check_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -94,7 +104,7 @@ def check_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         timeout = message.get("timeout")
         if timeout is not None and (isinstance(timeout, bool)
                                     or not isinstance(timeout, (int, float))
-                                    or not math.isfinite(timeout) or timeout <= 0):
+                                    or not _finite(timeout) or timeout <= 0):
             # NaN and Infinity parse as JSON numbers here; neither bounds a wait
             raise ProtocolError('"timeout" must be a finite number of seconds above 0',
                                 request_id)

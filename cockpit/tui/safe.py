@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.terminal import CONTROLS, picture
+from ..core.terminal import show_controls
 
 
 def clean(text: object, one_line: bool = True) -> str:
@@ -14,7 +14,7 @@ def clean(text: object, one_line: bool = True) -> str:
     value = "" if text is None else str(text)
     if one_line:
         value = value.replace("\r\n", "\n").replace("\n", " ⏎ ").replace("\t", " ")
-    return CONTROLS.sub(picture, value)
+    return show_controls(value)
 
 
 def literal(text: object, style: str = "", one_line: bool = True) -> Text:

@@ -6,7 +6,7 @@ figure is the median (with p90) of ROUNDS rounds; each round runs every side onc
 rotating order, so a noisy shared machine's drift hits all sides alike, and each is set
 against a baseline measured in the same run:
   - `cockpit exec click @eN`, a new process each time (this interpreter's own `cockpit`
-    console script, not a pyenv shim, which adds ~100 ms of bash), versus
+    script, not a pyenv shim, which adds ~100 ms of bash), versus
     `python3 -c pass`, a bare interpreter start (target: within 2.5x);
   - `cockpit exec title`, the same with a command that costs ~nothing in the browser: the
     price of `exec` itself plus one cheap round trip (target: within 2.5x);
@@ -299,7 +299,7 @@ def machine() -> str:
 
 async def main() -> int:
     if not os.access(COCKPIT_SCRIPT, os.X_OK):
-        print(f"no console script at {COCKPIT_SCRIPT}: `pip install -e .` first",
+        print(f"no `cockpit` script at {COCKPIT_SCRIPT}: `pip install -e .` first",
               file=sys.stderr)
         return 2
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Page)
