@@ -205,10 +205,12 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
             lines.append(d.text(limit=SHOWN_IN_TEXT, said=said, controls=(
                 controls(after, NEW_PAGE_LISTED) if d.new_page else None)))
         active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
-    # nothing in the document changed (a URL-only step keeps the tree): the need stands
-    unchanged = (after is not None and before is not None and after.roots is before.roots
-                 and d is not None and not d.changes)
-    return await _with_needs(session, active, Outcome("\n".join(lines), data), unchanged)
+    # nothing the agent is told changed in the document (a URL-only step, or a fill whose
+    # only change was its own value): the need stands, as the last look at `before` saw it
+    same = (after is not None and before is not None and d is not None and not d.changes
+            and after.doc == before.doc)
+    return await _with_needs(session, active, Outcome("\n".join(lines), data),
+                             before if same else None)
 
 
 async def _update(tab: Tab, watch: Watch | None) -> tuple[Snapshot | None, Diff | None]:
@@ -275,21 +277,22 @@ def _drop_expected(d: Diff, inv: Invocation, outcome: Outcome, after: Snapshot) 
     if ref is None:
         return
     ref = after.live(ref)
-    typed = str(inv.params.get(spec.typed_text or "") or "")
+    # a snapshot shows a field's lines as one (`two\nlines` reads `two lines`)
+    typed = " ".join(str(inv.params.get(spec.typed_text or "") or "").split())
     for change in list(d.changes):
         if (change.ref == ref and change.kind == "changed" and set(change.fields) == {"text"}
-                and (typed in str(change.fields["text"][1] or "")
+                and (typed in " ".join(str(change.fields["text"][1] or "").split())
                      or outcome.data.get("secret"))):
             d.changes.remove(change)
 
 
 async def _with_needs(session: Session, tab: Tab, outcome: Outcome,
-                      unchanged: bool = False) -> Outcome:
+                      unchanged_since: Snapshot | None = None) -> Outcome:
     """Say so in the result when the page now needs a person (`needs: captcha`)."""
     if tab.dialog is not None or not isinstance(outcome, Outcome):
         return outcome
     old = session.handoff.need
-    need = await session.handoff.check_page(tab, unchanged)
+    need = await session.handoff.check_page(tab, unchanged_since)
     if need is None:
         return outcome
     outcome.data["needs"] = need.kind

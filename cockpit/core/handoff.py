@@ -325,13 +325,17 @@ class Handoff:
                                       if self.session.active else "",
                                       detail=f"{streak} failed commands in a row ({source})")
 
-    async def check_page(self, tab: Tab, unchanged: bool = False) -> Need | None:
+    async def check_page(self, tab: Tab, unchanged_since: Snapshot | None = None
+                         ) -> Need | None:
         """After a step that may have changed the page: does it need a person now?
-        `unchanged`: the step changed nothing in the document (its change tracker saw no
-        mutation; the URL's fragment may have moved), so when the last look was at this
-        tab and this very tree the answer stands without looking again (5-8 ms)."""
+        `unchanged_since`: the snapshot before a step that changed nothing the agent is
+        told (no mutation, the URL's fragment moved, a field took the text typed): when
+        the last look was at this tab and that very tree, the answer stands without
+        looking again (3-8 ms), and stands for the tab's tree now."""
         snapshot = tab.snapshot
-        if unchanged and snapshot is not None and self._looked_at(tab, snapshot):
+        if (unchanged_since is not None and snapshot is not None
+                and self._looked_at(tab, unchanged_since)):
+            self._looked = (tab, snapshot.roots)
             return self.need
         need = await detect_need(tab.page)
         self._looked = (tab, snapshot.roots) if snapshot is not None else None

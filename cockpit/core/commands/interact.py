@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from playwright.async_api import Error as PlaywrightError
 
-from .. import quick_click
+from .. import quick_click, quick_fill
 from ..errors import CommandError, UsageError
 from ..paths import base, given_path
 from ..registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
 from ..result import Outcome
 from ..targets import ref_selector
+from ..translate import first_line
 
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
 
@@ -48,8 +49,21 @@ async def dblclick(ctx, a) -> Outcome:
          examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"), typed_text="text",
          tool="browser_fill")
 async def fill(ctx, a) -> Outcome:
-    return await _into(ctx, a.target, lambda loc: loc.fill(a.text, timeout=ctx.timeout),
-                       f"filled {ctx.named(a.target)}")
+    done = f"filled {ctx.named(a.target)}"
+    tab = ctx.needs_tab()
+    selector = ref_selector(tab, a.target)
+    field = None
+    if selector is not None and tab.snapshot is not None:
+        field = await quick_fill.select_ref(ctx.page, selector, tab.snapshot.doc)
+    if field is None:  # a selector, or a field the page did not take at once: checked
+        return await _into(ctx, a.target, lambda loc: loc.fill(a.text, timeout=ctx.timeout),
+                           done)
+    secret = {"secret": True} if field["password"] else {}
+    try:
+        await quick_fill.insert(ctx.page, a.text)
+    except PlaywrightError as exc:
+        raise CommandError(f"{ctx.describe(a.target)}: {first_line(exc)}", data=secret) from None
+    return Outcome(done, secret)
 
 
 # A password field's value must never reach a recording: the step says so in its data,
