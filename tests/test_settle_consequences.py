@@ -99,3 +99,31 @@ async def test_what_a_new_page_adds_after_its_load_is_in_the_tabs_refs(s, site, 
     assert result.output.splitlines()[1].startswith("new page /settle-late-b"), result.output
     await ok(s, f"click {ref_of(s, 'button', 'Late button')}")  # no snapshot in between
     assert "Pressed" in (await ok(s, "text")).output
+
+
+# What the page does a moment after its DOM changed, where no timer or fetch of its own
+# shows it: layout observers' answers (each comes with a frame's rendering: here the
+# first one's answer resizes what the second watches) and a framework's render deferred
+# to MessageChannel tasks, 6 ms of work each (React's scheduler renders so, in slices).
+LATER = page("settle-after-the-frame", (
+    "<div id=box></div><div id=box2></div><p id=measured>not measured</p>"
+    "<p id=deferred>not rendered</p>"
+    "<button onclick=\"box.style.width = '120px'; box.style.height = '10px'\">Resize</button>"
+    "<button onclick=\"deferred.textContent = 'rendering'; const c = new MessageChannel();"
+    " let slices = 15; c.port1.onmessage = () => { const end = performance.now() + 6;"
+    " while (performance.now() < end) {} if (--slices) c.port2.postMessage(0);"
+    " else deferred.textContent = 'rendered later' }; c.port2.postMessage(0)\">Defer</button>"
+    "<script>new ResizeObserver(([e]) => { if (e.contentRect.width) box2.style.width ="
+    " e.contentRect.width + 'px' }).observe(box); new ResizeObserver(([e]) => {"
+    " if (e.contentRect.width) measured.textContent = 'measured ' + e.contentRect.width"
+    " + 'px' }).observe(box2)</script>"))
+
+
+@pytest.mark.parametrize("button, words", [("Resize", "measured 120px"),
+                                           ("Defer", "rendered later")])
+async def test_what_the_page_does_after_the_next_frame_is_in_the_result(s, base, button,
+                                                                         words):
+    await ok(s, f"goto {base}{LATER}")
+    await ok(s, "snapshot -i")
+    result = await ok(s, f"click {ref_of(s, 'button', button)}")
+    assert words in result.output, result.output

@@ -36,8 +36,11 @@ AFTER_LOAD_QUIET_S = 0.05
 LOAD_CAP_S = 10.0  # the most we wait for a navigation's load or the action's requests
 CHAIN_CAP_S = 1.5  # the most we wait for timers, frames, mutations and transitions
 NAV_START_CAP_S = 2.0  # a navigation the page started must reach the network by then
-# The DOM changed by the action must stay still this long: two frames, for work the init
-# script cannot see (a framework's MessageChannel task) to start and show itself.
+# The DOM changed by the action must stay still this long, or until a frame has been
+# rendered after its last change and a task has run (the init script tells: `framed`),
+# for work it cannot see (a framework's MessageChannel task, a resize or intersection
+# observer) to start and show itself. The frame mostly comes first (~8 ms); a page that
+# renders no frames (a hidden one) waits the whole time, two frames' worth.
 MUTATION_QUIET_S = 0.03
 CHOOSER_CAP_S = 0.5  # a file input was clicked: the chooser's report comes by then, or never
 IGNORED_TYPES = frozenset({"websocket", "eventsource", "manifest", "other"})
@@ -110,7 +113,7 @@ def _page_delay(state: dict, chain_open: bool) -> float | None:
         return min(max(state["next"] / 1000, 0.005), 0.1)
     if state["anim"]:
         return min(state["anim"] / 1000 + 0.01, 0.1)
-    if 0 <= state["mutated"] < MUTATION_QUIET_S * 1000:
+    if 0 <= state["mutated"] < MUTATION_QUIET_S * 1000 and not state["framed"]:
         return MUTATION_QUIET_S - state["mutated"] / 1000
     return None
 

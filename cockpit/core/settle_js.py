@@ -20,7 +20,8 @@ INIT_JS = r"""
 (() => {
   if (window.__cockpitSettle) return;
   const S = {timers: new Map(), fetches: new Set(), nav: 0, open: 0, download: 0, mut: 0,
-             chooser: 0, submit: null, submitted: 0, root: 0};
+             chooser: 0, submit: null, submitted: 0, root: 0,
+             muts: 0, framedMuts: 0, waiters: []};
   Object.defineProperty(window, '__cockpitSettle', {value: S, enumerable: false});
   const now = () => Date.now();
   // The chain a callback belongs to: the root of the timer running it, else now.
@@ -52,6 +53,47 @@ INIT_JS = r"""
       for (const [k, t] of S.timers) if (t.raf === id) S.timers.delete(k);
       return caf.call(window, id);
     };
+  }
+  // A message through a MessageChannel is a task the page set going, as a timer is:
+  // React's scheduler renders in such tasks, a few ms at a time, each posting the next.
+  // Followed as timers are, from the post to the receiving port's `onmessage`, which
+  // carries the chain on; a message nobody takes stops counting after POST_MS.
+  const Channel = window.MessageChannel, Port = window.MessagePort;
+  const portOn = Port && Object.getOwnPropertyDescriptor(Port.prototype, 'onmessage');
+  if (Channel && portOn && portOn.set) {
+    const peer = new WeakMap(), inbox = new WeakMap(), given = new WeakMap();
+    window.MessageChannel = function MessageChannel() {
+      const channel = new Channel();
+      peer.set(channel.port1, channel.port2);
+      peer.set(channel.port2, channel.port1);
+      return channel;
+    };
+    window.MessageChannel.prototype = Channel.prototype;
+    const post = Port.prototype.postMessage;
+    Port.prototype.postMessage = function (...args) {
+      const to = peer.get(this);
+      if (to) {
+        const key = {};
+        S.timers.set(key, {root: rootNow(), due: now(), post: true});
+        if (!inbox.has(to)) inbox.set(to, []);
+        inbox.get(to).push(key);
+      }
+      return post.apply(this, args);
+    };
+    Object.defineProperty(Port.prototype, 'onmessage', {
+      configurable: true, enumerable: portOn.enumerable,
+      get() { return given.has(this) ? given.get(this) : portOn.get.call(this); },
+      set(fn) {
+        given.set(this, fn);
+        const port = this;
+        portOn.set.call(this, typeof fn !== 'function' ? fn : function (...args) {
+          const key = (inbox.get(port) || []).shift();
+          const sent = key && S.timers.get(key);
+          if (key) S.timers.delete(key);
+          return (sent ? wrap(fn, sent.root) : fn).apply(this, args);
+        });
+      },
+    });
   }
   const track = (promise) => {
     const rec = {root: rootNow()};
@@ -94,7 +136,32 @@ INIT_JS = r"""
       else if (!e.destination.sameDocument) S.nav = now();
     });
   }
-  new MutationObserver(() => { S.mut = now(); }).observe(document,
+  // After the DOM changes, the next frame's rendering is when what watches the layout
+  // answers (resize and intersection observers); a task after that frame, the DOM has
+  // settled unless they changed it again. `framedMuts`: the mutations a frame followed.
+  // The page's own timers and frames are the wrapped ones above: these are not counted.
+  let framing = false;
+  const afterFrame = () => {
+    if (framing || !raf) return;
+    framing = true;
+    raf.call(window, () => {
+      const upTo = S.muts;
+      setT.call(window, () => {
+        framing = false;
+        S.framedMuts = upTo;
+        if (S.muts > upTo) return afterFrame();
+        const waiters = S.waiters;
+        S.waiters = [];
+        for (const resolve of waiters) resolve();
+      }, 0);
+    });
+  };
+  S.untilFramed = (ms) => new Promise((resolve) => {  // or `ms`: a hidden page has no frames
+    S.waiters.push(resolve);
+    setT.call(window, () => { S.waiters = S.waiters.filter((w) => w !== resolve); resolve(); },
+              ms);
+  });
+  new MutationObserver(() => { S.mut = now(); S.muts++; afterFrame(); }).observe(document,
     {subtree: true, childList: true, attributes: true, characterData: true});
 })();
 """ + CHANGES_INIT_JS  # the change tracker of incremental diffs rides in the same script
@@ -106,41 +173,51 @@ INIT_JS = r"""
 # change tracker what changed (changes.py), in the same round trip: most actions end on
 # such a probe, and the query would be a round trip of its own.
 PROBE_JS = r"""
-([since, limit, quietMs, changes]) => {
+async ([since, limit, quietMs, changes]) => {
+  const POST_MS = 100;  // a MessageChannel message not taken by then is not waited for
   const guard = window.__cockpitClickGuard;
   const missed = !!(guard && guard.missed);
   if (guard) Object.assign(guard, {el: null, missed: false});
   const S = window.__cockpitSettle;
   if (!S) return missed ? {missed} : null;  // a page opened before the script was added
-  const now = Date.now();
-  let timers = 0, next = Infinity;
-  for (const t of S.timers.values()) {
-    if (t.root >= since && t.due <= since + limit) { timers++; next = Math.min(next, t.due); }
+  const busy = (o) => o.timers || o.fetches || o.anim || o.nav || o.open || o.download ||
+    o.chooser || o.submit || missed;
+  let out = state();
+  if (!busy(out) && out.mutated >= 0 && out.mutated < quietMs && !out.framed) {
+    await S.untilFramed(quietMs - out.mutated);  // the DOM changed just now: a frame on
+    out = state();
   }
-  let fetches = 0;
-  for (const f of S.fetches) if (f.root >= since) fetches++;
-  let anim = 0;
-  if (S.mut >= since && document.getAnimations) {
-    for (const a of document.getAnimations()) {
-      if (a.playState !== 'running') continue;
-      const end = a.effect && a.effect.getComputedTiming().endTime;
-      const left = Number.isFinite(end) ? end - (a.currentTime || 0) : Infinity;
-      if (left > 0 && left <= limit) anim = Math.max(anim, left);
-    }
-  }
-  const out = {timers, next: timers ? Math.max(0, next - now) : 0, fetches, anim,
-               nav: S.nav >= since, open: S.open >= since, download: S.download >= since,
-               chooser: S.chooser >= since, missed,
-               submit: S.submitted >= since && !S.submit.defaultPrevented &&
-                 S.submit.target.method !== 'dialog',
-               mutated: S.mut >= since ? now - S.mut : -1};
-  const quiet = !(timers || fetches || anim || out.nav || out.open || out.download ||
-                  out.chooser || out.submit || missed) &&
-                (out.mutated < 0 || out.mutated >= quietMs);
+  const quiet = !busy(out) && (out.mutated < 0 || out.mutated >= quietMs || out.framed);
   if (changes && quiet) {
     try { out.changes = (__QUERY__)(false); }
     catch (e) { out.changes = {failed: String(e)}; }  // Python takes a full snapshot
   }
   return out;
+
+  function state() {
+    const now = Date.now();
+    let timers = 0, next = Infinity;
+    for (const [key, t] of S.timers) {
+      if (t.post && now - t.due > POST_MS) { S.timers.delete(key); continue; }  // not taken
+      if (t.root >= since && t.due <= since + limit) { timers++; next = Math.min(next, t.due); }
+    }
+    let fetches = 0;
+    for (const f of S.fetches) if (f.root >= since) fetches++;
+    let anim = 0;
+    if (S.mut >= since && document.getAnimations) {
+      for (const a of document.getAnimations()) {
+        if (a.playState !== 'running') continue;
+        const end = a.effect && a.effect.getComputedTiming().endTime;
+        const left = Number.isFinite(end) ? end - (a.currentTime || 0) : Infinity;
+        if (left > 0 && left <= limit) anim = Math.max(anim, left);
+      }
+    }
+    return {timers, next: timers ? Math.max(0, next - now) : 0, fetches, anim,
+            nav: S.nav >= since, open: S.open >= since, download: S.download >= since,
+            chooser: S.chooser >= since, missed,
+            submit: S.submitted >= since && !S.submit.defaultPrevented &&
+              S.submit.target.method !== 'dialog',
+            mutated: S.mut >= since ? now - S.mut : -1, framed: S.framedMuts === S.muts};
+  }
 }
 """.replace("__QUERY__", QUERY_JS.strip())
