@@ -8,7 +8,9 @@ session: one blank tab, no dialog, empty buffers.
 from __future__ import annotations
 
 import http.server
+import json
 import os
+import socket
 import tempfile
 import threading
 import time
@@ -196,3 +198,50 @@ def base():
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
+
+
+class SocketPeer:
+    """A Unix socket in the sessions' directory with a .json that names this process, so
+    clients take it for a live session `name`; `handle(conn)` answers each connection, in
+    a thread of its own (a client that never gets an answer when there is none)."""
+
+    def __init__(self, name: str, handle=None) -> None:
+        from cockpit.control import discovery
+        self.path = os.path.join(discovery.private_dir(create=True),
+                                 f"{name}-{os.getpid()}.sock")
+        self.listener = socket.socket(socket.AF_UNIX)
+        self.listener.bind(self.path)
+        self.listener.listen(8)
+        self.connections = 0
+        with open(discovery.info_path(self.path), "w", encoding="utf-8") as info:
+            json.dump({"session": name, "token": "t", "pid": os.getpid(),
+                       "workspace": "/"}, info)
+        if handle is not None:
+            threading.Thread(target=self._serve, args=(handle,), daemon=True).start()
+
+    def _serve(self, handle) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            self.connections += 1
+            with conn:
+                handle(conn)
+
+    def close(self) -> None:
+        from cockpit.control import discovery
+        self.listener.close()
+        discovery.remove(self.path)
+
+
+def spy_on(monkeypatch, cls, name: str) -> list[str]:
+    """The calls of `cls.name` from now on (each as its object's str), still made."""
+    seen: list[str] = []
+    original = getattr(cls, name)
+
+    async def counting(self, *args, **kwargs):
+        seen.append(str(self))
+        return await original(self, *args, **kwargs)
+    monkeypatch.setattr(cls, name, counting)
+    return seen

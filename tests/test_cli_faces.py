@@ -8,20 +8,18 @@ import json
 import logging
 import os
 import shlex
-import socket
 import subprocess
 import sys
-import threading
 import time
 import tomllib
 import uuid
 from types import SimpleNamespace
 
 import pytest
+from conftest import SocketPeer
 
 from cockpit import __version__
 from cockpit.cli.live import AlreadyLive, LiveSession, SessionOptions
-from cockpit.control import discovery
 from cockpit.core import events as ev
 from cockpit.core.events import EventBus
 from cockpit.core.registry import REGISTRY
@@ -93,50 +91,25 @@ def test_importing_the_cli_stays_cheap_for_exec():
     assert done.stdout.strip() == "[]", done
 
 
-class ScriptedSession:
-    """A socket that answers as a session does: the welcome, then each request with a
-    result whose output is the command line (in a thread of its own)."""
-
-    def __init__(self) -> None:
-        self.path = os.path.join(discovery.private_dir(create=True),
-                                 f"scripted-{os.getpid()}.sock")
-        self.listener = socket.socket(socket.AF_UNIX)
-        self.listener.bind(self.path)
-        self.listener.listen(8)
-        self.connections = 0
-        with open(discovery.info_path(self.path), "w", encoding="utf-8") as info:
-            json.dump({"session": "scripted", "token": "t", "pid": os.getpid(),
-                       "workspace": "/"}, info)
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return  # closed
-            self.connections += 1
-            with conn, conn.makefile("rwb") as file:
-                if not file.readline():
-                    continue  # a liveness probe
-                file.write(b'{"ok": true, "session": "scripted", "protocol": 2}\n')
-                file.flush()
-                while line := file.readline():
-                    request = json.loads(line)
-                    file.write(json.dumps({
-                        "id": request["id"], "ok": True, "command": request["command"],
-                        "output": f"ran {request['command']} \u00e9\x1b", "error": None,
-                        "ms": 1.0, "data": {}, "exit_code": 0}).encode() + b"\n")
-                    file.flush()
-
-    def close(self) -> None:
-        self.listener.close()
-        discovery.remove(self.path)
+def _answer_as_a_session(conn) -> None:
+    """The welcome, then each request answered with a result whose output is its line."""
+    with conn.makefile("rwb") as file:
+        if not file.readline():
+            return  # a liveness probe
+        file.write(b'{"ok": true, "session": "scripted", "protocol": 2}\n')
+        file.flush()
+        while line := file.readline():
+            request = json.loads(line)
+            file.write(json.dumps({
+                "id": request["id"], "ok": True, "command": request["command"],
+                "output": f"ran {request['command']} \u00e9\x1b", "error": None,
+                "ms": 1.0, "data": {}, "exit_code": 0}).encode() + b"\n")
+            file.flush()
 
 
 @pytest.fixture
 def scripted():
-    session = ScriptedSession()
+    session = SocketPeer("scripted", _answer_as_a_session)
     yield session
     session.close()
 

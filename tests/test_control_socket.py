@@ -14,12 +14,12 @@ import signal
 import socket
 import stat
 import sys
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from conftest import SocketPeer
 
 from cockpit.client import AsyncCockpit, Cockpit, CommandFailed, Unreachable
 from cockpit.core import events as ev
@@ -298,48 +298,32 @@ async def test_a_cancelled_command_ends_in_the_log_and_frees_the_session(s):
         unsubscribe()
 
 
-class FakeSession:
+class FakeSession(SocketPeer):
     """A socket in our directory that looks live (its .json names this process) but is no
     session: it never answers (`answer` None), or answers the hello with `answer` and
     notes whether the client then closes its end."""
 
     def __init__(self, answer: bytes | None) -> None:
         self.answer = answer
-        self.path = Path(paths.private_dir(create=True)) / f"fake-{os.getpid()}.sock"
-        self.listener = socket.socket(socket.AF_UNIX)
-        self.listener.bind(str(self.path))
-        self.listener.listen(8)
         self.left: list[bool] = []
-        Path(paths.info_path(self.path)).write_text(json.dumps(
-            {"session": "fake", "token": "t", "pid": os.getpid(), "workspace": "/"}))
-        if answer is not None:
-            threading.Thread(target=self._serve, daemon=True).start()
+        super().__init__("fake", None if answer is None else self._answer)
 
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return  # closed
-            with conn:
-                conn.settimeout(5)
-                if not conn.makefile("rb").readline():
-                    continue  # a liveness probe
-                conn.sendall(self.answer)
-                try:
-                    self.left.append(conn.recv(1) == b"")
-                except OSError:
-                    self.left.append(False)
+    def _answer(self, conn) -> None:
+        conn.settimeout(5)
+        if not conn.makefile("rb").readline():
+            return  # a liveness probe
+        assert self.answer is not None
+        conn.sendall(self.answer)
+        try:
+            self.left.append(conn.recv(1) == b"")
+        except OSError:
+            self.left.append(False)
 
     def client_left(self, timeout: float = 10) -> bool:
         deadline = time.monotonic() + timeout
         while not self.left and time.monotonic() < deadline:
             time.sleep(0.02)
         return bool(self.left) and self.left.pop(0)
-
-    def close(self) -> None:
-        self.listener.close()
-        paths.remove(self.path)
 
 
 @contextmanager

@@ -6,7 +6,7 @@ that lands on the wrong element fails the test whichever way it was made."""
 from __future__ import annotations
 
 import pytest
-from conftest import fails, ok, page, ref_of
+from conftest import fails, ok, page, ref_of, spy_on
 from playwright.async_api import Locator
 
 COUNT = ("<script>window.hits = {}; document.addEventListener('click', (e) => {"
@@ -17,14 +17,7 @@ COUNT = ("<script>window.hits = {}; document.addEventListener('click', (e) => {"
 @pytest.fixture
 def playwright_clicks(monkeypatch):
     """The clicks that went Playwright's way (its actionability checks and waits)."""
-    seen: list[str] = []
-    original = Locator.click
-
-    async def counting(self, *args, **kwargs):
-        seen.append(str(self))
-        return await original(self, *args, **kwargs)
-    monkeypatch.setattr(Locator, "click", counting)
-    return seen
+    return spy_on(monkeypatch, Locator, "click")
 
 
 async def hits(s) -> dict:

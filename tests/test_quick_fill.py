@@ -6,7 +6,7 @@ fill that skipped what a page listens to fails the test whichever way it was mad
 from __future__ import annotations
 
 import pytest
-from conftest import fails, ok, page, ref_of
+from conftest import fails, ok, page, ref_of, spy_on
 from playwright.async_api import Locator
 
 LOG = ("<script>window.seen = []; document.addEventListener('input', (e) => "
@@ -16,14 +16,7 @@ LOG = ("<script>window.seen = []; document.addEventListener('input', (e) => "
 @pytest.fixture
 def playwright_fills(monkeypatch):
     """The fills that went Playwright's way (its actionability checks and waits)."""
-    seen: list[str] = []
-    original = Locator.fill
-
-    async def counting(self, *args, **kwargs):
-        seen.append(str(self))
-        return await original(self, *args, **kwargs)
-    monkeypatch.setattr(Locator, "fill", counting)
-    return seen
+    return spy_on(monkeypatch, Locator, "fill")
 
 
 async def open_page(s, base, name: str, body: str) -> None:
