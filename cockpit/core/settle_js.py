@@ -168,10 +168,12 @@ INIT_JS = r"""
 
 # Returns null when the script is absent (a page opened before it was added), else what
 # the action that began at `since` still has going, and `missed`: a quick click's guard
-# stopped its events (quick_click.py). With `changes`, a probe that finds the page quiet
-# (nothing going, the DOM still for `quietMs`: settle.py then stops waiting) also asks the
-# change tracker what changed (changes.py), in the same round trip: most actions end on
-# such a probe, and the query would be a round trip of its own.
+# stopped its events (quick_click.py). A DOM changed just now is given its frame first
+# (`untilFramed`, at most `quietMs`) in the same call. With `changes`, a probe that finds
+# the page quiet (nothing going; the DOM unchanged for `quietMs`, or a frame rendered since
+# its last change: settle.py then stops waiting) also asks the change tracker what changed
+# (changes.py), in the same round trip: most actions end on such a probe, and the query
+# would be a round trip of its own.
 PROBE_JS = r"""
 async ([since, limit, quietMs, changes]) => {
   const POST_MS = 100;  // a MessageChannel message not taken by then is not waited for
