@@ -102,9 +102,9 @@ async def test_exec_paths_are_the_callers_not_the_sessions(live, site, tmp_path)
 
 def test_a_session_that_speaks_protocol_1_gets_no_cwd_field():
     """It refuses unknown fields: a newer client must not send one to an older session."""
-    from cockpit.control.client import _run_fields
-    assert "cwd" not in _run_fields("title", "agent", None, protocol=1)
-    assert _run_fields("title", "agent", 5, protocol=2)["cwd"] == os.getcwd()
+    from cockpit.control.client import run_fields
+    assert "cwd" not in run_fields("title", "agent", None, protocol=1)
+    assert run_fields("title", "agent", 5, protocol=2)["cwd"] == os.getcwd()
 
 
 async def test_held_agents_wait_and_time_out_with_code_4(live, s):

@@ -15,7 +15,7 @@ import uuid
 import pytest
 
 from cockpit.control import mcp_tools
-from cockpit.control.client import AsyncCockpit
+from cockpit.control.async_client import AsyncCockpit
 from cockpit.control.remote_session import RemoteSession
 from cockpit.core import events as ev
 from cockpit.core.registry import REGISTRY, TARGET, Arg, Flag, Registry, command

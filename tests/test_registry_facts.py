@@ -161,10 +161,10 @@ def test_help_says_how_a_command_behaves():
 def test_the_client_methods_name_real_commands():
     """The Python client's named methods only build lines: each parses as the command of
     its own name, so they cannot drift from the registry."""
-    from cockpit.control.client import _Commands
+    from cockpit.control.client import Commands
     from cockpit.core.parser import parse
 
-    class Lines(_Commands):
+    class Lines(Commands):
         def _checked(self, line: str) -> str:
             return line
 
@@ -173,7 +173,7 @@ def test_the_client_methods_name_real_commands():
                "press": ("Enter",), "select": ("@e1", "one"), "tab": (2,), "js": ("1+1",),
                "wait": ("--load",), "snapshot": ("-i",), "click": ("@e1",),
                "check": ("@e1",)}
-    methods = [m for m in vars(_Commands) if not m.startswith("_")]
+    methods = [m for m in vars(Commands) if not m.startswith("_")]
     assert "goto" in methods
     for name in methods:
         line = getattr(client, name)(*samples.get(name, ()))

@@ -10,13 +10,14 @@
         for event in browser.events():     # every event of the session, as it happens
             ...
 
-`AsyncCockpit` is the same for asyncio code (`async with AsyncCockpit() as browser`).
+`AsyncCockpit` (async_client.py) is the same for asyncio code (`async with AsyncCockpit()
+as browser`); what both share is here.
 `run` returns the Result whatever happened; the named methods raise `CommandFailed` when
 the command fails, so a script stops where the page did not do what it expected.
 Standard library only (plus `cockpit.core.result`), and little of it: `cockpit exec` is
 this client, in a new process per agent step. So no `json`, `socket` or `shlex` (they
 import `re`, `enum` and `selectors`): the JSON is wire.py's, the connection line_socket.py's,
-the quoting shell_words.py's; `asyncio` only in AsyncCockpit, `core.events` only for events.
+the quoting shell_words.py's; `core.events` only for events.
 """
 
 from __future__ import annotations
@@ -32,12 +33,11 @@ from .shell_words import quote
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
 if TYPE_CHECKING:
-    import asyncio
-    from typing import Any, AsyncIterator, Callable, Iterator
+    from typing import Any, Callable, Iterator
 
     from ..core.events import Event
 
-__all__ = ["AsyncCockpit", "Cockpit", "CockpitError", "CommandFailed", "Unreachable"]
+__all__ = ["Cockpit", "CockpitError", "CommandFailed", "Unreachable"]
 
 READ_LIMIT = 256 * 1024 * 1024  # answers may carry a picture or a large page's text
 CONNECT_TIMEOUT = 10.0  # seconds for a session to take the connection and the token
@@ -53,7 +53,7 @@ class CommandFailed(CockpitError):
         self.result = result
 
 
-def _result(reply: dict[str, Any]) -> Result:
+def result_of(reply: dict[str, Any]) -> Result:
     return Result(reply.get("command", ""), bool(reply.get("ok")),
                   output=reply.get("output", ""), error=reply.get("error"),
                   ms=reply.get("ms", 0.0), data=reply.get("data") or {},
@@ -61,7 +61,7 @@ def _result(reply: dict[str, Any]) -> Result:
                   source=reply.get("source", "agent"))
 
 
-def _event(message: dict[str, Any]) -> Event:
+def event_of(message: dict[str, Any]) -> Event:
     from ..core.events import Event  # here: its declarations cost every exec ~0.3 ms
     e = message["event"]
     return Event(e["kind"], e.get("data") or {}, e.get("time", 0.0))
@@ -71,11 +71,11 @@ def _line(command: str, *args: Any) -> str:
     return " ".join([command, *(quote(str(a)) for a in args)])
 
 
-def _hello(info: discovery.LiveInfo, client: str) -> bytes:
+def hello(info: discovery.LiveInfo, client: str) -> bytes:
     return encode({"token": info.token, "client": client})
 
 
-def _welcomed(reply: dict[str, Any], info: discovery.LiveInfo) -> int:
+def welcomed(reply: dict[str, Any], info: discovery.LiveInfo) -> int:
     """The session's protocol version, once it accepted us."""
     if not reply.get("ok"):
         raise Unreachable(f"session {info.session!r} refused the connection: "
@@ -84,7 +84,7 @@ def _welcomed(reply: dict[str, Any], info: discovery.LiveInfo) -> int:
     return version if isinstance(version, int) else 1
 
 
-def _run_fields(command: str, source: str, timeout: float | None,
+def run_fields(command: str, source: str, timeout: float | None,
                 protocol: int) -> dict[str, Any]:
     fields: dict[str, Any] = {"command": command, "source": source}
     if timeout is not None:
@@ -97,7 +97,7 @@ def _run_fields(command: str, source: str, timeout: float | None,
     return fields
 
 
-class _Commands:
+class Commands:
     """The common commands as methods; each raises CommandFailed when it fails."""
 
     def _checked(self, line: str):
@@ -149,7 +149,7 @@ class _Commands:
         return self._checked(_line("wait", *conditions))
 
 
-class Cockpit(_Commands):
+class Cockpit(Commands):
     """A blocking client: one connection, one request at a time."""
 
     def __init__(self, session: str | None = None, *, socket_path: str | None = None,
@@ -174,8 +174,8 @@ class Cockpit(_Commands):
                 self._conn = LineSocket()
                 self._conn.settimeout(connect_timeout)
                 self._conn.connect(self.info.socket)
-            self._send_raw(_hello(self.info, client))
-            self.protocol = _welcomed(self._receive(connect_timeout), self.info)
+            self._send_raw(hello(self.info, client))
+            self.protocol = welcomed(self._receive(connect_timeout), self.info)
         except TimeoutError:  # connect's, or _receive's
             self.close()
             raise Unreachable(f"session {self.info.session!r} did not answer within "
@@ -257,9 +257,9 @@ class Cockpit(_Commands):
     def run(self, command: str, *, timeout: float | None = None) -> Result:
         """Run one command line. `timeout` bounds the wait for its turn (exit code 4 past
         it); the answer itself is awaited a minute longer at most."""
-        fields = _run_fields(command, self.source, timeout, self.protocol)
+        fields = run_fields(command, self.source, timeout, self.protocol)
         reply = self.request("run", wait=None if timeout is None else timeout + 60, **fields)
-        return _result(reply)
+        return result_of(reply)
 
     def _checked(self, line: str) -> Result:
         result = self.run(line)
@@ -283,7 +283,7 @@ class Cockpit(_Commands):
                 except Unreachable:
                     return
                 if "event" in message:
-                    yield _event(message)
+                    yield event_of(message)
 
     def close(self) -> None:
         conn, self._conn, self._conn_to = self._conn, None, ""
@@ -298,126 +298,3 @@ class Cockpit(_Commands):
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-
-
-class AsyncCockpit(_Commands):
-    """The asyncio client: requests may overlap (the session still runs them in order)."""
-
-    def __init__(self, session: str | None = None, *, socket_path: str | None = None,
-                 source: str = "agent", client: str = "python-async") -> None:
-        self.info = discovery.find(session, socket_path)
-        self.source = source
-        self.client = client
-        self._ids = 0
-        self.protocol = 1  # the session's, told in its welcome
-        self._waiting: dict[int, Any] = {}  # request id -> asyncio.Future
-        self._events: asyncio.Queue[Event | None] | None = None  # while events() runs
-        self._writer: asyncio.StreamWriter | None = None
-        self._pump: asyncio.Task[None] | None = None
-
-    @property
-    def session(self) -> str:
-        return self.info.session
-
-    async def connect(self) -> AsyncCockpit:
-        import asyncio  # here: the blocking client (and `cockpit exec`) never pays for it
-        try:
-            reader, writer = await asyncio.open_unix_connection(
-                str(self.info.socket), limit=READ_LIMIT)
-        except OSError as exc:
-            raise Unreachable(f"session {self.session!r} did not answer at "
-                              f"{self.info.socket}: {exc}") from None
-        try:
-            writer.write(_hello(self.info, self.client))
-            line = await asyncio.wait_for(reader.readline(), CONNECT_TIMEOUT)
-            self.protocol = _welcomed(
-                wire.loads(line) if line else {"error": "it closed the connection"},
-                self.info)
-        except BaseException as exc:  # no socket left behind, whatever went wrong
-            writer.close()
-            if isinstance(exc, (OSError, asyncio.TimeoutError)):
-                raise Unreachable(f"session {self.session!r} did not answer at "
-                                  f"{self.info.socket}: {exc or 'timed out'}") from None
-            raise
-        self._writer = writer
-        self._pump = asyncio.create_task(self._read_answers(reader))
-        return self
-
-    async def _read_answers(self, reader: asyncio.StreamReader) -> None:
-        try:
-            while line := await reader.readline():
-                message = wire.loads(line)
-                if "event" in message:
-                    if self._events is not None:
-                        self._events.put_nowait(_event(message))
-                    continue
-                if "waiting" in message and "ok" not in message:
-                    continue  # a notice that the command waits; its answer follows
-                future = self._waiting.pop(message.get("id"), None)
-                if future is not None and not future.done():
-                    future.set_result(message)
-        finally:
-            gone = Unreachable(f"session {self.session!r} closed the connection")
-            for future in self._waiting.values():
-                if not future.done():
-                    future.set_exception(gone)
-            if self._events is not None:
-                self._events.put_nowait(None)
-
-    async def request(self, op: str, **fields: Any) -> dict[str, Any]:
-        writer = self._writer
-        if self._pump is None or self._pump.done() or writer is None:
-            raise Unreachable(f"not connected to session {self.session!r}")
-        import asyncio
-        self._ids += 1
-        future = asyncio.get_running_loop().create_future()
-        self._waiting[self._ids] = future
-        try:
-            writer.write(encode({"id": self._ids, "op": op, **fields}))
-            await writer.drain()
-        except OSError as exc:  # reset, broken pipe: the session is gone
-            self._waiting.pop(self._ids, None)
-            raise Unreachable(f"session {self.session!r} broke the connection: "
-                              f"{exc}") from None
-        return await future
-
-    async def run(self, command: str, *, timeout: float | None = None,
-                  source: str | None = None) -> Result:
-        fields = _run_fields(command, source or self.source, timeout, self.protocol)
-        return _result(await self.request("run", **fields))
-
-    async def _checked(self, line: str) -> Result:
-        result = await self.run(line)
-        if not result.ok:
-            raise CommandFailed(result)
-        return result
-
-    async def state(self) -> dict[str, Any]:
-        return (await self.request("state"))["data"]
-
-    async def events(self, history: bool = False) -> AsyncIterator[Event]:
-        """Events on this connection from now on, until the session ends (one stream a
-        client: open another AsyncCockpit for a second)."""
-        import asyncio
-        queue: asyncio.Queue[Event | None] = asyncio.Queue()
-        self._events = queue
-        await self.request("subscribe", history=history)
-        while (event := await queue.get()) is not None:
-            yield event
-
-    async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            try:
-                await self._writer.wait_closed()
-            except (ConnectionError, OSError):
-                pass
-        if self._pump is not None:
-            import asyncio
-            await asyncio.gather(self._pump, return_exceptions=True)
-
-    async def __aenter__(self) -> AsyncCockpit:
-        return await self.connect()
-
-    async def __aexit__(self, *exc: Any) -> None:
-        await self.close()

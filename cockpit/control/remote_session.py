@@ -13,7 +13,8 @@ import asyncio
 import base64
 from typing import Any
 
-from .client import AsyncCockpit, Unreachable
+from .async_client import AsyncCockpit
+from .client import Unreachable
 from ..core import events as ev
 from ..core.events import Event, EventBus
 from ..core.registry import REGISTRY

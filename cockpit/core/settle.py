@@ -91,13 +91,16 @@ class Watch:
             self.last_activity = time.monotonic()
 
 
-async def probe(page, since_ms: float, changes: bool = False) -> dict | None:
+async def probe(page, since_ms: float, changes: bool = False,
+                frame: bool = True) -> dict | None:
     """What the page still has going for an action begun at `since_ms`; None when it
     cannot say (no init script, or a navigation replacing the document). `changes`: when
-    the page is quiet, the answer also holds the change tracker's (`changes`)."""
+    the page is quiet, the answer also holds the change tracker's (`changes`). `frame`:
+    a DOM changed just now is given its frame before the answer (False: asked only for
+    the page's fetches, the caller does not wait on the DOM)."""
+    quiet_ms = MUTATION_QUIET_S * 1000 if frame else 0
     try:
-        return await page.evaluate(PROBE_JS, [since_ms, TIMER_LIMIT_MS,
-                                              MUTATION_QUIET_S * 1000, changes])
+        return await page.evaluate(PROBE_JS, [since_ms, TIMER_LIMIT_MS, quiet_ms, changes])
     except PlaywrightError as exc:  # a document going away mid-call: the caller handles it
         log.debug("settle probe failed: %s", exc)
         return None
@@ -200,7 +203,7 @@ async def _follow_navigation(page, watch: Watch, deadline: float) -> str:
 async def _new_page_fetches(page, watch: Watch, until: float) -> None:
     """Wait for the fetches and XHRs the new document started (at its load, say)."""
     while time.monotonic() < until and not page.is_closed():
-        state = await probe(page, watch.since_ms)
+        state = await probe(page, watch.since_ms, frame=False)
         if not state or not state["fetches"]:
             return
         await asyncio.sleep(0.02)
