@@ -30,9 +30,7 @@ from pathlib import Path
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 sys.path.insert(0, str(Path(__file__).parent))
 
-from peers import (AgentBrowser, CockpitClient, CockpitExec, CockpitInProcess,
-                   PlaywrightMcp, Served, ToolError, Unavailable, agent_browser_binary,
-                   install_peers, refs_in, tokens)
+from peers import AgentBrowser, ToolError, refs_in, start_tools, tokens
 
 from cockpit.demo.server import DemoSite
 
@@ -123,31 +121,12 @@ async def wait_url(agent: Agent, pattern: str) -> None:
         await agent.call(f"wait --url {pattern}", agent.tool.wait_url(pattern))
 
 
-async def start_tools(prefix: Path) -> tuple[list, list[str], Served]:
-    skipped: list[str] = []
-    problems = install_peers(prefix)
-    served = Served("bench-economy")
-    tools: list = [CockpitExec(served), await CockpitClient(served).start(),
-                   await CockpitInProcess("bench-economy-inproc").start()]
-    for name, make in (("agent-browser", lambda: AgentBrowser(agent_browser_binary(prefix),
-                                                                f"bench-econ-{os.getpid()}")),
-                       ("playwright-mcp", lambda: PlaywrightMcp(prefix))):
-        if name in problems:
-            skipped.append(f"{name} skipped: {problems[name]}")
-            continue
-        try:
-            tools.append(await make().start())
-        except Unavailable as exc:
-            skipped.append(f"{name} skipped: {exc}")
-    return tools, skipped, served
-
-
 async def main() -> None:
     started = time.perf_counter()
     runs: dict[str, list[Agent]] = {}
     with tempfile.TemporaryDirectory(prefix="cockpit-economy-npm-") as prefix, \
             DemoSite(human_check=False) as site:
-        tools, skipped, served = await start_tools(Path(prefix))
+        tools, skipped, served = await start_tools(Path(prefix), "bench-economy")
         try:
             for rep in range(REPS):
                 k = rep % len(tools)
@@ -157,7 +136,8 @@ async def main() -> None:
                     runs.setdefault(tool.name, []).append(agent)
                 print(f"  ... run {rep + 1}/{REPS}", file=sys.stderr, flush=True)
         finally:
-            for tool in tools:
+            # the last started first: each MCP client's streams are nested in the one before
+            for tool in reversed(tools):
                 await tool.close()
             served.stop()
     ab = runs.get("agent-browser")

@@ -34,9 +34,7 @@ from pathlib import Path
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 sys.path.insert(0, str(Path(__file__).parent))
 
-from peers import (AgentBrowser, CockpitClient, CockpitExec, CockpitInProcess,
-                   PlaywrightMcp, RawPlaywright, Served, ToolError, Unavailable,
-                   agent_browser_binary, install_peers, refs_in, tokens)
+from peers import RawPlaywright, Served, ToolError, refs_in, start_tools, tokens
 
 from cockpit.demo.server import DemoSite
 
@@ -110,23 +108,8 @@ async def timed(coro) -> tuple[float, str, bool]:
     return (time.perf_counter() - t) * 1000, text, ok
 
 
-async def start_tools(prefix: Path) -> tuple[list, list[str], Served]:
-    skipped: list[str] = []
-    problems = install_peers(prefix)
-    served = Served("bench-peers")
-    tools: list = [CockpitExec(served), await CockpitClient(served).start(),
-                   await CockpitInProcess("bench-peers-inproc").start()]
-    candidates = [("agent-browser", lambda: AgentBrowser(agent_browser_binary(prefix),
-                                                           f"bench-peers-{os.getpid()}")),
-                  ("playwright-mcp", lambda: PlaywrightMcp(prefix))]
-    for name, make in candidates:
-        if name in problems:
-            skipped.append(f"{name} skipped: {problems[name]}")
-            continue
-        try:
-            tools.append(await make().start())
-        except Unavailable as exc:
-            skipped.append(f"{name} skipped: {exc}")
+async def start_all(prefix: Path) -> tuple[list, list[str], Served]:
+    tools, skipped, served = await start_tools(prefix, "bench-peers")
     tools.append(await RawPlaywright().start())
     return tools, skipped, served
 
@@ -193,7 +176,7 @@ async def main() -> None:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cockpit-peers-npm-") as prefix, \
             DemoSite() as site:
-        tools, skipped, served = await start_tools(Path(prefix))
+        tools, skipped, served = await start_all(Path(prefix))
         raw = tools[-1]
         pages = [("demo /reference", f"{site.url}/reference")]
         server = None
@@ -210,7 +193,8 @@ async def main() -> None:
             for label, url in pages:
                 rows += await measure(tools, raw, label, url)
         finally:
-            for tool in tools:
+            # the last started first: each MCP client's streams are nested in the one before
+            for tool in reversed(tools):
                 await tool.close()
             served.stop()
             if server:

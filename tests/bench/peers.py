@@ -2,9 +2,10 @@
 
 Each tool is driven as its own documentation says, and every method returns the text the
 tool answered (what an agent would read; its o200k tokens are what the agent pays):
-  - Cockpit three ways: `cockpit exec` (a new process per command, on a `cockpit serve`
-    subprocess), the Python client (`cockpit.client.AsyncCockpit`, on the same serve) and
-    in process (`Session.run`);
+  - Cockpit four ways: `cockpit exec` (a new process per command, on a `cockpit serve`
+    subprocess), the Python client (`cockpit.client.AsyncCockpit`, on the same serve), in
+    process (`Session.run`), and `cockpit mcp` on stdio with the `mcp` SDK's client (its
+    own tools: `browser_click` with a target, `browser_run` for the rest);
   - agent-browser (npm `agent-browser`): its CLI, a new process per command, talking to its
     own daemon; the package's native binary is run directly, as its global install does;
   - playwright-mcp (npm `@playwright/mcp`): its stdio MCP server, driven with the `mcp`
@@ -329,38 +330,35 @@ class AgentBrowser:
             await self.run("close")
 
 
-# --- playwright-mcp -----------------------------------------------------------------------
-class PlaywrightMcp:
-    name = "playwright-mcp"
-    interactive_flag = ""  # it has no interactive-only snapshot: the full tree
+# --- MCP servers on stdio ----------------------------------------------------------------
+class StdioMcp:
+    """An MCP server on stdio, driven with the `mcp` Python SDK's own client, as the agents
+    that speak MCP drive it: one server process for the whole run."""
 
-    def __init__(self, prefix: Path) -> None:
-        self.cli = prefix / "node_modules" / "@playwright" / "mcp" / "cli.js"
-        self.workdir = tempfile.mkdtemp(prefix="cockpit-peers-mcp-")
+    name = "an MCP server"
+
+    def __init__(self) -> None:
         self._stack = contextlib.AsyncExitStack()
         self.session: Any = None
 
-    async def start(self) -> PlaywrightMcp:
-        from mcp import StdioServerParameters
-        from mcp.client.session import ClientSession
-        from mcp.client.stdio import stdio_client
-        node = shutil.which("node")
-        if node is None:
-            raise Unavailable("node is not installed")
-        args = [str(self.cli), "--headless", "--isolated", "--executable-path", CHROMIUM,
-                "--output-dir", self.workdir]
-        if ROOT:
-            args.append("--no-sandbox")
-        params = StdioServerParameters(command=node, args=args, cwd=self.workdir)
+    async def connect(self, command: str, args: list[str], cwd: str,
+                      env: dict[str, str] | None = None) -> None:
+        try:
+            from mcp import StdioServerParameters
+            from mcp.client.session import ClientSession
+            from mcp.client.stdio import stdio_client
+        except ImportError:
+            raise Unavailable("the `mcp` SDK is not installed (python3 -m pip install "
+                              "mcp)") from None
+        params = StdioServerParameters(command=command, args=args, cwd=cwd, env=env)
         try:
             read, write = await self._stack.enter_async_context(
                 stdio_client(params, errlog=open(os.devnull, "w")))  # noqa: SIM115
             self.session = await self._stack.enter_async_context(ClientSession(read, write))
             await self.session.initialize()
-        except Exception as exc:  # noqa: BLE001  said as the reason the peer is skipped
+        except Exception as exc:  # noqa: BLE001  said as the reason the tool is skipped
             await self._stack.aclose()
-            raise Unavailable(f"playwright-mcp did not start: {exc}") from None
-        return self
+            raise Unavailable(f"{self.name} did not start: {exc}") from None
 
     async def call(self, tool: str, **arguments: Any) -> str:
         result = await self.session.call_tool(tool, arguments)
@@ -368,6 +366,73 @@ class PlaywrightMcp:
         if getattr(result, "is_error", False):
             raise ToolError(text)
         return text
+
+    async def disconnect(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._stack.aclose()
+
+
+class CockpitMcp(CockpitTool, StdioMcp):
+    """`cockpit mcp` on stdio, its own tools as an MCP client calls them (`browser_click`
+    with a target, ...), `browser_run` for the commands without a tool of their own."""
+
+    name = "Cockpit MCP"
+
+    def __init__(self, session: str) -> None:
+        StdioMcp.__init__(self)
+        self.session_name = session
+        self.workspace = tempfile.mkdtemp(prefix="cockpit-peers-mcp-ws-")
+        self.env = env_without_cockpit()
+        self.env["COCKPIT_STATE_DIR"] = tempfile.mkdtemp(prefix="cockpit-peers-mcp-state-")
+        self.env["COCKPIT_BROWSER_PATH"] = CHROMIUM
+
+    async def start(self) -> CockpitMcp:
+        await self.connect(sys.executable, ["-m", "cockpit", "mcp", "--no-record",
+                                            "--session", self.session_name],
+                           cwd=self.workspace, env=self.env)
+        await self.open("about:blank")  # the first call waits for the browser to start
+        return self
+
+    async def line(self, line: str) -> str:
+        return await self.call("browser_run", command=line)
+
+    async def open(self, url: str) -> str:
+        return await self.call("browser_navigate", url=url)
+
+    async def snapshot(self) -> str:
+        return await self.call("browser_snapshot", interactive=True)
+
+    async def click(self, ref: str) -> str:
+        return await self.call("browser_click", target=f"@{ref}")
+
+    async def fill(self, ref: str, text: str) -> str:
+        return await self.call("browser_fill", target=f"@{ref}", text=text)
+
+    async def close(self) -> None:
+        await self.disconnect()
+        shutil.rmtree(self.workspace, ignore_errors=True)
+
+
+# --- playwright-mcp -----------------------------------------------------------------------
+class PlaywrightMcp(StdioMcp):
+    name = "playwright-mcp"
+    interactive_flag = ""  # it has no interactive-only snapshot: the full tree
+
+    def __init__(self, prefix: Path) -> None:
+        super().__init__()
+        self.cli = prefix / "node_modules" / "@playwright" / "mcp" / "cli.js"
+        self.workdir = tempfile.mkdtemp(prefix="cockpit-peers-mcp-")
+
+    async def start(self) -> PlaywrightMcp:
+        node = shutil.which("node")
+        if node is None:
+            raise Unavailable("node is not installed")
+        args = [str(self.cli), "--headless", "--isolated", "--executable-path", CHROMIUM,
+                "--output-dir", self.workdir]
+        if ROOT:
+            args.append("--no-sandbox")
+        await self.connect(node, args, cwd=self.workdir)
+        return self
 
     async def open(self, url: str) -> str:
         return await self.call("browser_navigate", url=url)
@@ -397,8 +462,7 @@ class PlaywrightMcp:
         return await self.call("browser_wait_for", text=text)
 
     async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await self._stack.aclose()
+        await self.disconnect()
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
@@ -432,3 +496,27 @@ class RawPlaywright:
     async def close(self) -> None:
         await self.browser.close()
         await self._pw.stop()
+
+
+# --- the tools of one run ------------------------------------------------------------------
+async def start_tools(prefix: Path, label: str) -> tuple[list, list[str], Served]:
+    """Cockpit's four ways and the peers that can run here (installed under prefix); the
+    ones that cannot are said, with the reason, in the list of skipped."""
+    skipped: list[str] = []
+    problems = install_peers(prefix)
+    served = Served(label)
+    tools: list = [CockpitExec(served), await CockpitClient(served).start(),
+                   await CockpitInProcess(f"{label}-inproc").start()]
+    candidates = [("Cockpit MCP", lambda: CockpitMcp(f"{label}-mcp")),
+                  ("agent-browser", lambda: AgentBrowser(agent_browser_binary(prefix),
+                                                           f"{label}-{os.getpid()}")),
+                  ("playwright-mcp", lambda: PlaywrightMcp(prefix))]
+    for name, make in candidates:
+        if name in problems:
+            skipped.append(f"{name} skipped: {problems[name]}")
+            continue
+        try:
+            tools.append(await make().start())
+        except Unavailable as exc:
+            skipped.append(f"{name} skipped: {exc}")
+    return tools, skipped, served
