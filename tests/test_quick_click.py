@@ -102,23 +102,50 @@ async def test_a_missing_selector_still_waits_and_says_so(s, base):
     assert "#nothing" in result.error and result.ms < 2500, result
 
 
-async def test_a_click_that_sets_nothing_going_asks_the_page_once_after_it(s, base,
-                                                                           monkeypatch):
-    # after the mouse, one question: did the click land, is anything still going, and
-    # (the page being quiet) what changed; each further question is a round trip
-    from playwright.async_api import Frame, Page
+async def test_a_click_that_sets_nothing_going_asks_the_page_once_before_it(s, base,
+                                                                            monkeypatch):
+    # one question: did the click land, is anything still going, and (the page being
+    # quiet) what changed; asked before the mouse's events, it waits in the page for the
+    # click to be over, so its answer comes with the click's (not a round trip later, and
+    # not after the browser has painted what the click did); each further question is a
+    # round trip
+    from playwright.async_api import Frame, Mouse, Page
     asked: list[str] = []
     for cls in (Page, Frame):
         original = cls.evaluate
 
         async def counting(self, expression, *args, original=original, **kwargs):
-            asked.append(expression.strip()[:40])
+            asked.append("question")
             return await original(self, expression, *args, **kwargs)
         monkeypatch.setattr(cls, "evaluate", counting)
+    mouse_click = Mouse.click
+
+    async def clicking(self, *args, **kwargs):
+        asked.append("mouse")
+        return await mouse_click(self, *args, **kwargs)
+    monkeypatch.setattr(Mouse, "click", clicking)
     await open_page(s, base, "quiet", "<button id='go'>Quiet</button>")
     asked.clear()
     result = await ok(s, f"click {ref_of(s, 'button', 'Quiet')}")
-    after_the_click = list(asked)
+    during_the_click = list(asked)
     assert await hits(s) == {"go": 1}
     assert "No change" in result.output, result
-    assert len(after_the_click) == 1, after_the_click
+    assert during_the_click == ["question", "mouse"], during_the_click
+
+
+async def test_a_confirm_the_click_opens_leaves_what_follows_to_the_answers_diff(s, base):
+    # the click's question, waiting in the page, is answered only after the dialog, when
+    # the command has already ended on it: it must not take the changes the confirmed
+    # handler makes from `dialog accept`'s diff
+    await open_page(s, base, "confirm", (
+        "<ul id='list'><li>Write the report</li><li>Call the bank</li></ul>"
+        "<p id='status' role='status'></p>"
+        "<button id='go' onclick=\"if (confirm('Delete all?')) {"
+        " document.getElementById('list').remove();"
+        " document.getElementById('status').textContent = 'All deleted'; }\">"
+        "Delete all</button>"))
+    result = await ok(s, f"click {ref_of(s, 'button', 'Delete all')}")
+    assert "confirm dialog opened" in result.output, result
+    result = await ok(s, "dialog accept")
+    assert "All deleted" in result.output, result
+    assert "- " in result.output and "list" in result.output, result

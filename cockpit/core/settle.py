@@ -92,15 +92,17 @@ class Watch:
 
 
 async def probe(page, since_ms: float, changes: bool = False,
-                frame: bool = True) -> dict | None:
+                frame: bool = True, click_id: str | None = None) -> dict | None:
     """What the page still has going for an action begun at `since_ms`; None when it
     cannot say (no init script, or a navigation replacing the document). `changes`: when
     the page is quiet, the answer also holds the change tracker's (`changes`). `frame`:
     a DOM changed just now is given its frame before the answer (False: asked only for
-    the page's fetches, the caller does not wait on the DOM)."""
+    the page's fetches, the caller does not wait on the DOM). `click_id`: sent before a
+    quick click, it answers once that click is over (quick_click.py)."""
     quiet_ms = MUTATION_QUIET_S * 1000 if frame else 0
     try:
-        return await page.evaluate(PROBE_JS, [since_ms, TIMER_LIMIT_MS, quiet_ms, changes])
+        return await page.evaluate(PROBE_JS, [since_ms, TIMER_LIMIT_MS, quiet_ms, changes,
+                                              click_id])
     except PlaywrightError as exc:  # a document going away mid-call: the caller handles it
         log.debug("settle probe failed: %s", exc)
         return None

@@ -24,13 +24,40 @@ INIT_JS = r"""
              muts: 0, framedMuts: 0, waiters: []};
   Object.defineProperty(window, '__cockpitSettle', {value: S, enumerable: false});
   const now = () => Date.now();
+  const setT = window.setTimeout, clearT = window.clearTimeout;
+  const raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
+  // A quick click (quick_click.py) sends its probe before the mouse's events: the probe
+  // waits here for that click, by its id, to be over. The click's guard ends it at the
+  // next frame's start or the next task, whichever comes first (Cockpit's own: the page's
+  // setTimeout and requestAnimationFrame are wrapped below, and counted).
+  S.later = (fn, ms = 0) => setT.call(window, fn, ms);
+  S.nextFrame = (fn) => raf && raf.call(window, fn);
+  S.clickWaits = new Map();
+  S.clickEnded = null;
+  S.modal = 0;  // when an alert, confirm or prompt last opened
+  S.untilClicked = (id, ms) => new Promise((resolve) => {
+    if (S.clickEnded === id) return resolve(true);
+    S.clickWaits.set(id, resolve);
+    setT.call(window, () => { S.clickWaits.delete(id); resolve(false); }, ms);
+  });
+  S.clicked = (id) => {
+    if (S.clickEnded === id) return;
+    S.clickEnded = id;
+    const resolve = S.clickWaits.get(id);
+    S.clickWaits.delete(id);
+    if (resolve) resolve(true);
+  };
+  for (const name of ['alert', 'confirm', 'prompt']) {
+    const dialog = window[name];
+    if (typeof dialog === 'function')
+      window[name] = function (...args) { S.modal = now(); return dialog.apply(this, args); };
+  }
   // The chain a callback belongs to: the root of the timer running it, else now.
   const rootNow = () => S.root || now();
   const wrap = (fn, root) => function (...args) {
     const saved = S.root; S.root = root;
     try { return fn.apply(this, args); } finally { S.root = saved; }
   };
-  const setT = window.setTimeout, clearT = window.clearTimeout;
   window.setTimeout = function (fn, delay, ...args) {
     if (typeof fn !== 'function') return setT.call(window, fn, delay, ...args);
     const root = rootNow(), d = Math.max(0, Number(delay) || 0);
@@ -41,7 +68,6 @@ INIT_JS = r"""
     return id;
   };
   window.clearTimeout = function (id) { S.timers.delete(id); return clearT.call(window, id); };
-  const raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
   if (raf) {
     window.requestAnimationFrame = function (fn) {
       const root = rootNow(), key = {};
@@ -168,19 +194,27 @@ INIT_JS = r"""
 
 # Returns null when the script is absent (a page opened before it was added), else what
 # the action that began at `since` still has going, and `missed`: a quick click's guard
-# stopped its events (quick_click.py). A DOM changed just now is given its frame first
-# (`untilFramed`, at most `quietMs`) in the same call. With `changes`, a probe that finds
-# the page quiet (nothing going; the DOM unchanged for `quietMs`, or a frame rendered since
-# its last change: settle.py then stops waiting) also asks the change tracker what changed
-# (changes.py), in the same round trip: most actions end on such a probe, and the query
-# would be a round trip of its own.
+# stopped its events (quick_click.py). With `clickId` (sent before a quick click's mouse
+# events) it first waits for that click to be over; `expired` when it never was, or when
+# a dialog opened meanwhile: the command was then cancelled (execute.py), nobody reads this
+# answer, and its change query would take the next command's changes. A DOM changed just
+# now is given its frame first (`untilFramed`, at most `quietMs`) in the same call. With
+# `changes`, a probe that finds the page quiet (nothing going; the DOM unchanged for
+# `quietMs`, or a frame rendered since its last change: settle.py then stops waiting) also
+# asks the change tracker what changed (changes.py), in the same round trip: most actions
+# end on such a probe, and the query would be a round trip of its own.
 PROBE_JS = r"""
-async ([since, limit, quietMs, changes]) => {
+async ([since, limit, quietMs, changes, clickId]) => {
   const POST_MS = 100;  // a MessageChannel message not taken by then is not waited for
+  const CLICK_MS = 1000;  // the click guard's own expiry (quick_click.py)
+  const S = window.__cockpitSettle;
+  if (clickId !== null && S && S.untilClicked) {  // (a page of an older Cockpit: not)
+    const asked = Date.now();
+    if (!(await S.untilClicked(clickId, CLICK_MS)) || S.modal >= asked) return {expired: true};
+  }
   const guard = window.__cockpitClickGuard;
   const missed = !!(guard && guard.missed);
   if (guard) Object.assign(guard, {el: null, missed: false});
-  const S = window.__cockpitSettle;
   if (!S) return missed ? {missed} : null;  // a page opened before the script was added
   const busy = (o) => o.timers || o.fetches || o.anim || o.nav || o.open || o.download ||
     o.chooser || o.submit || missed;

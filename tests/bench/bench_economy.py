@@ -136,10 +136,11 @@ async def main() -> None:
                     runs.setdefault(tool.name, []).append(agent)
                 print(f"  ... run {rep + 1}/{REPS}", file=sys.stderr, flush=True)
         finally:
-            # the last started first: each MCP client's streams are nested in the one before
-            for tool in reversed(tools):
-                await tool.close()
-            served.stop()
+            try:  # the last started first: each MCP client's streams nest in the one before
+                for tool in reversed(tools):
+                    await tool.close()
+            finally:
+                served.stop()
     ab = runs.get("agent-browser")
     rows = [("tool", "calls (/AB)", "tokens read (/AB)", "ms in calls (/AB)")]
     for name, agents in runs.items():

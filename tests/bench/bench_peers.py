@@ -10,8 +10,10 @@ order rotating), medians of REPS (default 5) repetitions, o200k tokens (`bpe-ope
     as most clicks on a documentation page), with what the tool answers about it: Cockpit's
     diff, agent-browser's `click`, playwright-mcp's `browser_click` response; raw
     Playwright's `click()` answers nothing. The ref is read from the tool's own snapshot.
-Cockpit runs three ways: `cockpit exec` and the Python client on one `cockpit serve`
-subprocess, and `Session.run` in this process. Pages: the demo's /reference always,
+Cockpit runs four ways: `cockpit exec` and the Python client on one `cockpit serve`
+subprocess, `Session.run` in this process, and `cockpit mcp` driven by the `mcp` SDK's
+client. The exec floor, last: a bare start of exec's Python against `cockpit exec` of a
+command answered without the browser, alternated. Pages: the demo's /reference always,
 Python's library/stdtypes.html and functions.html when Debian's python3-doc is installed
 (served from /usr/share/doc/python3-doc/html on 127.0.0.1). The peers are installed by npm
 into a temporary directory; one that cannot run here is skipped with the reason.
@@ -34,7 +36,8 @@ from pathlib import Path
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 sys.path.insert(0, str(Path(__file__).parent))
 
-from peers import RawPlaywright, Served, ToolError, refs_in, start_tools, tokens
+from peers import (COCKPIT_SCRIPT, RawPlaywright, Served, ToolError, refs_in, start_tools,
+                   tokens)
 
 from cockpit.demo.server import DemoSite
 
@@ -192,11 +195,13 @@ async def main() -> None:
         try:
             for label, url in pages:
                 rows += await measure(tools, raw, label, url)
+            floor = await exec_floor(tools[0])
         finally:
-            # the last started first: each MCP client's streams are nested in the one before
-            for tool in reversed(tools):
-                await tool.close()
-            served.stop()
+            try:  # the last started first: each MCP client's streams nest in the one before
+                for tool in reversed(tools):
+                    await tool.close()
+            finally:
+                served.stop()
             if server:
                 server.shutdown()
     print(f"peers benchmark (Python {sys.version.split()[0]}, Chromium {chromium_version()}, "
@@ -206,11 +211,40 @@ async def main() -> None:
     width = [max(len(r[i]) for r in lines) for i in range(len(lines[0]))]
     for r in lines:
         print("  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip())
+    print(floor_line(floor, rows))
     for r in rows:
         for error in r["errors"]:
             print(f"note: {r['page']}, {r['tool']}: {error}")
     for line in skipped:
         print(line)
+
+
+async def exec_floor(cockpit_exec, rounds: int = 20) -> dict[str, float]:
+    """What a `cockpit exec` costs before any browser work, against a bare start of the
+    Python it runs on, alternated: the share of agent-browser's click that a new Python
+    process per call spends before the click begins."""
+    async def run(*argv: str) -> float:
+        t = time.perf_counter()
+        proc = await asyncio.create_subprocess_exec(
+            *argv, cwd=cockpit_exec.served.workspace, env=cockpit_exec.served.env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        await proc.wait()
+        return (time.perf_counter() - t) * 1000
+    python, idle = [], []
+    for _ in range(rounds):
+        python.append(await run(sys.executable, "-c", "pass"))
+        idle.append(await run(COCKPIT_SCRIPT, "exec", "--session",
+                              cockpit_exec.served.session, "help click"))
+    return {"python": statistics.median(python), "exec": statistics.median(idle)}
+
+
+def floor_line(floor: dict[str, float], rows: list[dict]) -> str:
+    ab = {r["page"]: r["click"] for r in rows if r["tool"] == "agent-browser" and r["click"]}
+    per_page = ", ".join(f"{floor['exec'] / ms:.2f}x on {page}" for page, ms in ab.items())
+    return (f"exec floor: a bare `python -c pass` {floor['python']:.1f} ms; `cockpit exec "
+            f"help click` (a command answered without the browser) {floor['exec']:.1f} ms"
+            + (f", before any browser work already {per_page} of agent-browser's whole "
+               "click" if per_page else ""))
 
 
 def chromium_version() -> str:
