@@ -382,8 +382,9 @@ class CockpitMcp(CockpitTool, StdioMcp):
         StdioMcp.__init__(self)
         self.session_name = session
         self.workspace = tempfile.mkdtemp(prefix="cockpit-peers-mcp-ws-")
+        self.state = tempfile.mkdtemp(prefix="cockpit-peers-mcp-state-")
         self.env = env_without_cockpit()
-        self.env["COCKPIT_STATE_DIR"] = tempfile.mkdtemp(prefix="cockpit-peers-mcp-state-")
+        self.env["COCKPIT_STATE_DIR"] = self.state
         self.env["COCKPIT_BROWSER_PATH"] = CHROMIUM
 
     async def start(self) -> CockpitMcp:
@@ -410,7 +411,8 @@ class CockpitMcp(CockpitTool, StdioMcp):
 
     async def close(self) -> None:
         await self.disconnect()
-        shutil.rmtree(self.workspace, ignore_errors=True)
+        for directory in (self.workspace, self.state):
+            shutil.rmtree(directory, ignore_errors=True)
 
 
 # --- playwright-mcp -----------------------------------------------------------------------
