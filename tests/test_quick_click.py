@@ -110,12 +110,17 @@ async def test_a_click_that_sets_nothing_going_asks_the_page_once_before_it(s, b
     # not after the browser has painted what the click did); each further question is a
     # round trip
     from playwright.async_api import Frame, Mouse, Page
+
+    from cockpit.core import quick_click
     asked: list[str] = []
     for cls in (Page, Frame):
         original = cls.evaluate
 
         async def counting(self, expression, *args, original=original, **kwargs):
-            asked.append("question")
+            # (not the release a page may not have seen, told only when the answer is
+            # late: on a loaded machine it may be, and the page is still asked once)
+            if expression != quick_click.RELEASE_JS:
+                asked.append("question")
             return await original(self, expression, *args, **kwargs)
         monkeypatch.setattr(cls, "evaluate", counting)
     mouse_click = Mouse.click
@@ -148,4 +153,5 @@ async def test_a_confirm_the_click_opens_leaves_what_follows_to_the_answers_diff
     assert "confirm dialog opened" in result.output, result
     result = await ok(s, "dialog accept")
     assert "All deleted" in result.output, result
-    assert "- " in result.output and "list" in result.output, result
+    assert any(line.startswith("- @") and " list" in line
+               for line in result.output.splitlines()), result
