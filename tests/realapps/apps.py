@@ -1,0 +1,238 @@
+"""Start the real third-party apps the end-to-end tests drive, each on 127.0.0.1.
+
+The apps come from the registries (requirements.txt), installed into a venv of their own
+by `.ci/realapps` (cached outside the checkout). Only their configuration is ours: the
+Django project's settings and models (shop_site/), a notebook file, a Streamlit script.
+Nothing here imitates an app; every page a test sees is the app's own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import socket
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+
+
+def venv() -> Path:
+    """The real apps' venv, installed (once, then cached) by .ci/realapps."""
+    found = os.environ.get("COCKPIT_REALAPPS_VENV")
+    if found:
+        return Path(found)
+    done = subprocess.run(["bash", str(ROOT / ".ci" / "realapps")], capture_output=True,
+                          text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f".ci/realapps failed:\n{done.stderr[-2000:]}")
+    path = done.stdout.strip().splitlines()[-1]
+    os.environ["COCKPIT_REALAPPS_VENV"] = path  # once per test run
+    return Path(path)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_http(url: str, process: subprocess.Popen[bytes], log: Path, timeout: float = 90) -> None:
+    """Until the app answers HTTP at URL (any status), or fail with the app's own log."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{url}: the app exited ({process.returncode}):\n"
+                               f"{log.read_text(errors='replace')[-3000:]}")
+        try:
+            urllib.request.urlopen(url, timeout=2).close()  # noqa: S310 (loopback)
+            return
+        except urllib.error.HTTPError:
+            return  # it answered
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"{url} did not answer in {timeout:.0f} s:\n"
+                       f"{log.read_text(errors='replace')[-3000:]}")
+
+
+@contextmanager
+def running(argv: list[str], url: str, cwd: Path, env: dict[str, str]) -> Iterator[None]:
+    log = cwd / "app.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(argv, cwd=cwd, env={**os.environ, **env}, stdout=out,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        wait_http(url, process, log)
+        yield
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+# --- the Django admin: two-step sign-in, image CAPTCHA, CRUD with popups ---------------
+USER, PASSWORD = "admin", "correct-horse-battery"
+TOTP_KEY = bytes.fromhex("3132333435363738393031323334353637383930")
+
+
+@dataclass
+class Shop:
+    """The running Django admin (Django + django-two-factor-auth + django-simple-captcha)."""
+    url: str
+    db: Path
+    user: str = USER
+    password: str = PASSWORD
+    used_codes: set[int] = field(default_factory=set)
+
+    def captcha_answer(self, hashkey: str) -> str:
+        """What the CAPTCHA picture with this key says (from the captcha app's own table):
+        the test plays the person who reads the picture."""
+        with sqlite3.connect(self.db) as db:
+            row = db.execute("SELECT response FROM captcha_captchastore WHERE hashkey = ?",
+                             (hashkey,)).fetchone()
+        if row is None:
+            raise KeyError(f"no CAPTCHA {hashkey!r}")
+        return str(row[0])
+
+    def totp(self) -> str:
+        """A one-time code the server has not seen yet (django-otp refuses a code twice,
+        and accepts the steps next to now)."""
+        now = int(time.time()) // 30
+        step = next(s for s in (now, now + 1, now - 1, now + 2) if s not in self.used_codes)
+        self.used_codes.add(step)
+        digest = hmac.new(TOTP_KEY, struct.pack(">Q", step), hashlib.sha1).digest()
+        offset = digest[-1] & 0x0F
+        code = (struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000
+        return f"{code:06d}"
+
+
+@contextmanager
+def shop() -> Iterator[Shop]:
+    python = str(venv() / "bin" / "python")
+    with tempfile.TemporaryDirectory(prefix="cockpit-shop-") as tmp:
+        work = Path(tmp)
+        env = {"PYTHONPATH": str(HERE), "DJANGO_SETTINGS_MODULE": "shop_site.settings",
+               "SHOP_DB": str(work / "db.sqlite3"), "PYTHONDONTWRITEBYTECODE": "1"}
+        for argv in ([python, "-m", "django", "migrate", "-v", "0"],
+                     [python, "-m", "shop_site.seed"]):
+            subprocess.run(argv, cwd=work, env={**os.environ, **env}, check=True,
+                           capture_output=True)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        argv = [python, "-m", "django", "runserver", f"127.0.0.1:{port}", "--noreload",
+                "--insecure"]  # --insecure: runserver serves the admin's static files
+        with running(argv, url + "/account/login/", work, env):
+            yield Shop(url, work / "db.sqlite3")
+
+
+# --- a marimo notebook: a single-page app over a websocket ------------------------------
+NOTEBOOK = '''import marimo
+
+app = marimo.App()
+
+
+@app.cell
+def _():
+    import marimo as mo
+    return (mo,)
+
+
+@app.cell
+def _():
+    total = sum(range(10))
+    total
+    return (total,)
+
+
+@app.cell
+def _(mo):
+    size = mo.ui.slider(1, 10, value=3, label="Size")
+    size
+    return (size,)
+
+
+@app.cell
+def _(size):
+    "*" * size.value
+    return
+
+
+if __name__ == "__main__":
+    app.run()
+'''
+
+
+@contextmanager
+def notebook() -> Iterator[str]:
+    """`marimo edit` on a small notebook; yields the editor's URL."""
+    marimo = str(venv() / "bin" / "marimo")
+    with tempfile.TemporaryDirectory(prefix="cockpit-marimo-") as tmp:
+        work = Path(tmp)
+        (work / "notebook.py").write_text(NOTEBOOK)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        env = {"XDG_CONFIG_HOME": str(work / "config"), "HOME": str(work),
+               "MARIMO_SKIP_UPDATE_CHECK": "1"}
+        argv = [marimo, "-q", "edit", "notebook.py", "--headless", "--no-token",
+                "--port", str(port), "--skip-update-check", "--no-sandbox"]
+        with running(argv, url, work, env):
+            yield url
+
+
+# --- a Streamlit app: a websocket data app with BaseWeb widgets ----------------------
+STREAMLIT_APP = '''import streamlit as st
+
+st.title("Plant orders")
+category = st.selectbox("Category", ["Garden", "Kitchen", "Tools"])
+quantity = st.slider("Quantity", 1, 20, 2)
+note = st.text_input("Note", placeholder="Anything we should know")
+urgent = st.checkbox("Urgent")
+if st.button("Place order"):
+    st.success(f"Ordered {quantity} x {category}" + (" (urgent)" if urgent else ""))
+st.write(f"Current: {quantity} x {category}")
+'''
+
+
+@contextmanager
+def data_app() -> Iterator[str]:
+    """`streamlit run` on a small app; yields its URL."""
+    streamlit = str(venv() / "bin" / "streamlit")
+    with tempfile.TemporaryDirectory(prefix="cockpit-streamlit-") as tmp:
+        work = Path(tmp)
+        (work / "app.py").write_text(STREAMLIT_APP)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        env = {"HOME": str(work), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+        argv = [streamlit, "run", "app.py", "--server.headless", "true",
+                "--server.port", str(port), "--server.address", "127.0.0.1",
+                "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
+        with running(argv, url + "/_stcore/health", work, env):
+            yield url
+
+
+if __name__ == "__main__":  # `python tests/realapps/apps.py shop|notebook|data`: try one by hand
+    which = sys.argv[1] if len(sys.argv) > 1 else "shop"
+    starter = {"shop": shop, "notebook": notebook, "data": data_app}[which]
+    with starter() as started:
+        print(getattr(started, "url", started), flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
