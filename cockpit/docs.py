@@ -1,6 +1,6 @@
-"""Keeps the README's command reference in step with the registry.
+"""Keeps the docs' command reference (docs/commands.md) in step with the registry.
 
-    python -m cockpit.docs      rewrite the section between the markers in README.md
+    python -m cockpit.docs      rewrite the section between the markers in docs/commands.md
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from pathlib import Path
 from .core import REGISTRY
 
 START, END = "<!-- commands:start -->", "<!-- commands:end -->"
-README = Path(__file__).resolve().parent.parent / "README.md"
+REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "commands.md"
 
 
 def reference_section(text: str) -> str:
     return text.split(START, 1)[1].split(END, 1)[0].strip("\n")
 
 
-def update_readme(path: Path = README) -> bool:
+def update_reference(path: Path = REFERENCE) -> bool:
     text = path.read_text(encoding="utf-8")
     head, rest = text.split(START, 1)
     tail = rest.split(END, 1)[1]
@@ -29,6 +29,6 @@ def update_readme(path: Path = README) -> bool:
 
 
 if __name__ == "__main__":
-    changed = update_readme()
-    print("README.md updated" if changed else "README.md already up to date")
+    changed = update_reference()
+    print("docs/commands.md updated" if changed else "docs/commands.md already up to date")
     sys.exit(0)

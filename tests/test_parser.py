@@ -99,9 +99,9 @@ def test_help_overview_lists_categories_and_commands():
     assert "  click" in text and "help CMD" in text
 
 
-def test_readme_reference_is_the_generated_one():
-    from cockpit.docs import README, reference_section
-    assert reference_section(README.read_text()) == REGISTRY.markdown().strip("\n"), \
+def test_docs_reference_is_the_generated_one():
+    from cockpit.docs import REFERENCE, reference_section
+    assert reference_section(REFERENCE.read_text()) == REGISTRY.markdown().strip("\n"), \
         "regenerate it: python -m cockpit.docs"
 
 

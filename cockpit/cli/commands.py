@@ -7,7 +7,7 @@ import argparse
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="the JSON description instead")
-    parser.add_argument("--markdown", action="store_true", help="the README's Markdown table")
+    parser.add_argument("--markdown", action="store_true", help="the docs' Markdown table")
 
 
 def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -1,6 +1,6 @@
 """The command registry: every command is declared once, here, and everything reads it.
 
-The parser, `help`, completion, the JSON description and the README's command reference
+The parser, `help`, completion, the JSON description and the docs' command reference
 all come from these declarations, so adding a command is one `@command(...)` and a handler.
 """
 
@@ -286,7 +286,7 @@ class Registry:
         return "\n".join(lines)
 
     def markdown(self) -> str:
-        """The command reference for the README, generated so it never drifts."""
+        """The command reference for the docs, generated so it never drifts."""
         out: list[str] = []
         for category, specs in self.by_category().items():
             out += [f"#### {CATEGORIES.get(category, category)}", "",
