@@ -270,7 +270,7 @@ async def test_a_failed_recording_shows_in_the_status_bar():
     from cockpit.tui.app import CockpitApp
     from cockpit.tui.status_bar import StatusBar
     fake = FakeSession()
-    app = CockpitApp(fake, owns_session=False, pictures=False)
+    app = CockpitApp(fake, pictures=False)
     async with app.run_test(headless=True, size=(160, 48)) as pilot:
         fake.bus.emit(ev.RECORDING_FAILED, path="/x/r.jsonl", error="disk full")
         for _ in range(50):
