@@ -71,8 +71,16 @@ def event_of(message: dict[str, Any]) -> Event:
 
 
 def _line(command: str, *args: Any) -> str:
-    """The command line a named method sends: its words quoted, in the registry's order."""
-    return join([command, *(str(a) for a in args)])
+    """The command line a named method sends: its arguments in the registry's order, each
+    one word, after `--` when one starts with '-' (text such as "-5" or "--x" is no flag)."""
+    words = [str(a) for a in args]
+    return join([command, *(["--"] if any(w.startswith("-") for w in words) else []),
+                 *words])
+
+
+def _words(command: str, *words: str) -> str:
+    """A command line of flags and words as given (`snapshot -i`, `wait --text Done`)."""
+    return join([command, *words])
 
 
 def hello(info: discovery.LiveInfo, client: str) -> bytes:
@@ -102,7 +110,11 @@ def run_fields(command: str, source: str, timeout: float | None,
 
 
 class Commands:
-    """The common commands as methods; each raises CommandFailed when it fails."""
+    """The common commands as methods; each raises CommandFailed when it fails.
+
+    Each method is the registry's command of the same name, its parameters the command's
+    arguments by name and in order (tests/test_client_methods.py parses every method's
+    line with the registry to check it); `snapshot` and `wait` take their flags as words."""
 
     def _checked(self, line: str):
         raise NotImplementedError
@@ -111,7 +123,7 @@ class Commands:
         return self._checked(_line("goto", url))
 
     def snapshot(self, *flags: str):
-        return self._checked(_line("snapshot", *flags))
+        return self._checked(_words("snapshot", *flags))
 
     def click(self, target: str):
         return self._checked(_line("click", target))
@@ -123,10 +135,12 @@ class Commands:
         return self._checked(_line("type", target, text))
 
     def press(self, key: str, target: str | None = None):
+        """`press KEY [TARGET]`: the key (Enter, Control+a ...) on the target, or on the
+        focused element."""
         return self._checked(_line("press", key, *([target] if target else [])))
 
-    def select(self, target: str, *values: str):
-        return self._checked(_line("select", target, *values))
+    def select(self, target: str, *options: str):
+        return self._checked(_line("select", target, *options))
 
     def check(self, target: str):
         return self._checked(_line("check", target))
@@ -143,14 +157,14 @@ class Commands:
     def tabs(self):
         return self._checked("tabs")
 
-    def tab(self, index: int):
-        return self._checked(_line("tab", index))
+    def tab(self, n: int):
+        return self._checked(_line("tab", n))
 
-    def js(self, expression: str):
-        return self._checked(_line("js", expression))
+    def js(self, code: str):
+        return self._checked(_line("js", code))
 
     def wait(self, *conditions: str):
-        return self._checked(_line("wait", *conditions))
+        return self._checked(_words("wait", *conditions))
 
 
 class Cockpit(Commands):
