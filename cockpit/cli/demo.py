@@ -11,7 +11,6 @@ import asyncio
 import os
 import shlex
 import sys
-
 from typing import TYPE_CHECKING
 
 from ..core.errors import EXIT_FAILED

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-
 from typing import TYPE_CHECKING
 
 from ..core.errors import EXIT_OK
