@@ -179,7 +179,7 @@ async def test_a_flooding_or_crashing_agent_does_not_take_the_cockpit_down(s, se
     assert not any(e.kind == ev.AGENT_OUTPUT for e in server.agent)  # a fresh server
     flood = (f"{sys.executable} -c \"import sys; [print('line', i) for i in range(200000)]; "
              f"sys.stdout.write('x' * 100000); sys.exit('crashed')\"")
-    app = CockpitApp(s, owns_session=False, pictures=False)
+    app = CockpitApp(s, pictures=False)
     async with app.run_test(size=(160, 48)) as pilot:
         agent = AgentProcess(flood, s, server.socket)
         s.agent = agent  # as the lifecycle sets it
@@ -216,7 +216,7 @@ async def test_a_flooding_or_crashing_agent_does_not_take_the_cockpit_down(s, se
 
 async def test_the_tui_keys_pause_and_stop_the_agent(s, served):
     server, _ = served
-    app = CockpitApp(s, owns_session=False, pictures=False)
+    app = CockpitApp(s, pictures=False)
     async with app.run_test(size=(160, 48)) as pilot:
         agent = AgentProcess("echo started; sleep 60", s, server.socket)
         s.agent = agent  # as the lifecycle sets it

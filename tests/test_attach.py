@@ -30,7 +30,7 @@ def commands(app) -> list[tuple[str, str, str]]:
 
 async def attached(live) -> tuple[RemoteSession, CockpitApp]:
     remote = await RemoteSession(socket_path=str(live.socket)).start()
-    return remote, CockpitApp(remote, owns_session=False, pictures=False)
+    return remote, CockpitApp(remote, pictures=False)
 
 
 async def test_two_viewers_see_the_session_live_and_can_drive_it(live, s, site):

@@ -71,6 +71,17 @@ def test_version_comes_from_the_package():
     assert done.returncode == 0 and done.stdout.strip() == f"cockpit {__version__}"
 
 
+def test_no_import_circle_among_the_faces():
+    """A face module never imports, even lazily, one that imports it back (dispatch and the
+    TUI face share the subcommand list through cli/subcommands.py)."""
+    import grimp
+    graph = grimp.build_graph("cockpit", cache_dir=None)
+    faces = sorted(m for m in graph.modules if m.startswith("cockpit.cli."))
+    circles = [(a, b) for a in faces for b in graph.find_modules_directly_imported_by(a)
+               if b in faces and graph.find_shortest_chain(importer=b, imported=a)]
+    assert circles == []
+
+
 # What `cockpit exec` (a new process per agent step) must not import: each costs it a
 # millisecond or more (re compiles patterns at import; socket brings enum and selectors;
 # json brings re; functools brings collections), or far more (asyncio, playwright).
@@ -270,7 +281,7 @@ async def test_a_failed_recording_shows_in_the_status_bar():
     from cockpit.tui.app import CockpitApp
     from cockpit.tui.status_bar import StatusBar
     fake = FakeSession()
-    app = CockpitApp(fake, owns_session=False, pictures=False)
+    app = CockpitApp(fake, pictures=False)
     async with app.run_test(headless=True, size=(160, 48)) as pilot:
         fake.bus.emit(ev.RECORDING_FAILED, path="/x/r.jsonl", error="disk full")
         for _ in range(50):

@@ -508,7 +508,7 @@ async def test_serve_says_what_to_do_when_its_socket_cannot_be_made(tmp_path):
     try:
         for base, name, code, says in (
                 (long_base, "n" * 50, 2, "allows at most 41 characters"),
-                (linked, "default", 1, "is not a directory of yours")):
+                (linked, "default", 3, "is not a directory of yours")):
             env = {**os.environ, "XDG_RUNTIME_DIR": base, paths.ENV_SOCKET: ""}
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "cockpit", "serve", "--session", name, cwd=tmp_path,

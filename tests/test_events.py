@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from cockpit.core.registry import REGISTRY
-from cockpit.cli.serve import _tell
+from cockpit.cli.live import tell as _tell
 from cockpit.control.remote_session import RemoteSession
 from cockpit.control.server import ControlServer
 from cockpit.core import events as ev
@@ -169,7 +169,7 @@ async def test_one_batch_updates_the_log_the_diff_the_tabs_and_the_agent_pane():
     from cockpit.tui.tabs_pane import TabsPane
 
     session = FakeSession()
-    app = CockpitApp(session, owns_session=False, pictures=False)
+    app = CockpitApp(session, pictures=False)
     batches: list[int] = []
     deliver = app.deliver
     app.deliver = lambda batch: (batches.append(len(batch)), deliver(batch))

@@ -23,7 +23,7 @@ def type_at_once(app, text: str) -> None:
 
 async def test_keys_typed_right_after_enter_start_the_next_line():
     fake = FakeSession()
-    app = CockpitApp(fake, owns_session=False, pictures=False)
+    app = CockpitApp(fake, pictures=False)
     async with app.run_test(headless=True, size=(160, 48)) as pilot:
         prompt = app.query_one(Prompt)
         prompt.focus()
@@ -48,7 +48,7 @@ async def test_keys_typed_right_after_enter_start_the_next_line():
 
 async def test_a_backspace_typed_fast_takes_the_character_before_it():
     fake = FakeSession()
-    app = CockpitApp(fake, owns_session=False, pictures=False)
+    app = CockpitApp(fake, pictures=False)
     async with app.run_test(headless=True, size=(160, 48)) as pilot:
         prompt = app.query_one(Prompt)
         prompt.focus()

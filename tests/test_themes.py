@@ -196,7 +196,7 @@ async def until(pilot, condition, timeout: float = 10.0, nudge=None) -> None:
 async def test_hot_reload_recolours_refuses_bad_edits_and_finds_new_files(user_dir):
     path = user_dir / "mine.yaml"
     path.write_text(GOOD.format(name="mine", background="#101010"), encoding="utf-8")
-    cockpit = CockpitApp(FakeSession(), owns_session=False, pictures=False, theme="mine")
+    cockpit = CockpitApp(FakeSession(), pictures=False, theme="mine")
     notes = record_notifications(cockpit)
     old, new = Color.parse("#101010"), Color.parse("#204060")
     async with cockpit.run_test(headless=True, size=(120, 40)) as pilot:
@@ -243,7 +243,7 @@ async def test_a_theme_the_css_cannot_take_falls_back_at_start(user_dir):
     path = user_dir / "odd.yaml"
     path.write_text(GOOD.format(name="odd", background="#101010")
                     + "  link-style: not-a-style\n", encoding="utf-8")
-    cockpit = CockpitApp(FakeSession(), owns_session=False, pictures=False, theme="odd")
+    cockpit = CockpitApp(FakeSession(), pictures=False, theme="odd")
     notes = record_notifications(cockpit)
     async with cockpit.run_test(headless=True, size=(120, 40)) as pilot:
         await pilot.pause()
@@ -285,7 +285,7 @@ def test_a_reloaded_file_does_not_beat_a_later_dir(tmp_path):
 
 
 async def test_an_unknown_theme_name_is_said_and_the_default_is_used(user_dir):
-    cockpit = CockpitApp(FakeSession(), owns_session=False, pictures=False, theme="nope")
+    cockpit = CockpitApp(FakeSession(), pictures=False, theme="nope")
     notes = record_notifications(cockpit)
     async with cockpit.run_test(headless=True, size=(120, 40)) as pilot:
         await pilot.pause()

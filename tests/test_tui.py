@@ -25,7 +25,7 @@ async def until(pilot, condition, timeout: float = 15.0) -> None:
 
 
 def app_for(s) -> CockpitApp:
-    return CockpitApp(s, owns_session=False, pictures=False)
+    return CockpitApp(s, pictures=False)
 
 
 async def type_command(pilot, line: str) -> None:
@@ -157,10 +157,12 @@ async def test_ten_thousand_log_events_while_the_prompt_answers(s, count):
 
 
 async def test_a_browser_that_cannot_start_is_explained_not_fatal(tmp_path):
-    from cockpit.core import Session
+    from cockpit.cli.live import LiveSession, SessionOptions
     from cockpit.tui.status_bar import StatusBar
-    session = Session("tui-nobrowser", browser_path=str(tmp_path / "no-chrome"))
-    app = CockpitApp(session, pictures=False)
+    live = LiveSession(SessionOptions("tui-nobrowser", browser_path=str(tmp_path / "no-chrome"),
+                                      no_record=True), workspace=tmp_path)
+    session = live.session
+    app = CockpitApp(session, pictures=False, live=live)
     async with app.run_test(size=(160, 48)) as pilot:
         status = app.query_one(StatusBar)
         await until(pilot, lambda: "not an executable file" in status.status.last_error)

@@ -10,7 +10,7 @@ from tui_fake import FakeSession
 
 
 def app() -> CockpitApp:
-    return CockpitApp(FakeSession(), owns_session=False, pictures=False)
+    return CockpitApp(FakeSession(), pictures=False)
 
 
 async def test_help_remapped_to_f11(tmp_path):

@@ -40,7 +40,7 @@ async def until(pilot, condition, timeout: float = 10.0) -> None:
 
 
 def make_app() -> CockpitApp:
-    return CockpitApp(FakeSession(), owns_session=False, pictures=False)
+    return CockpitApp(FakeSession(), pictures=False)
 
 
 async def loaded(pilot) -> None:

@@ -50,7 +50,7 @@ async def until(pilot, condition, timeout: float = 30.0) -> None:
 
 async def test_every_ref_of_a_big_page_is_listed_filtered_and_inserted():
     page = BigPage()
-    app = CockpitApp(page, owns_session=False, pictures=False)
+    app = CockpitApp(page, pictures=False)
     async with app.run_test(headless=True, size=SIZE) as pilot:
         pane = app.query_one(RefsPane)
         table = pane.query_one(RefsList)
@@ -81,7 +81,7 @@ async def test_every_ref_of_a_big_page_is_listed_filtered_and_inserted():
 
 async def test_only_the_rows_on_screen_are_drawn():
     page = BigPage()
-    app = CockpitApp(page, owns_session=False, pictures=False)
+    app = CockpitApp(page, pictures=False)
     async with app.run_test(headless=True, size=SIZE) as pilot:
         table = app.query_one(RefsList)
         drawn: set[int] = set()
@@ -95,7 +95,7 @@ async def test_only_the_rows_on_screen_are_drawn():
 
 async def test_keys_typed_while_big_snapshots_arrive_all_arrive():
     page = BigPage()
-    app = CockpitApp(page, owns_session=False, pictures=False)
+    app = CockpitApp(page, pictures=False)
     async with app.run_test(headless=True, size=SIZE) as pilot:
         prompt = app.query_one(Prompt)
         prompt.focus()

@@ -72,7 +72,7 @@ async def preloaded(pilot) -> None:
 
 
 def make_app() -> CockpitApp:
-    return CockpitApp(FakeSession(), owns_session=False, pictures=False)
+    return CockpitApp(FakeSession(), pictures=False)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")

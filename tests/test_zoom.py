@@ -52,7 +52,7 @@ async def test_zoom_names_the_area_and_the_refs_in_it(s, site):
 async def test_attached_cockpit_zooms_into_the_captcha_from_its_refs_row(live, s, site):
     image = await at_the_challenge(s, site)
     remote = await RemoteSession(socket_path=str(live.socket)).start()
-    app = CockpitApp(remote, owns_session=False, pictures=False)
+    app = CockpitApp(remote, pictures=False)
     try:
         async with app.run_test(size=(200, 50)) as pilot:
             refs = app.query_one(RefsPane)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 
-from ..core.errors import EXIT_OK, EXIT_UNREACHABLE
+from ..core.errors import EXIT_OK
+from .exits import failed
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -34,11 +34,10 @@ async def attached(args: argparse.Namespace) -> int:
     try:
         remote = RemoteSession(args.session, socket_path=args.socket)
         await remote.start()
-    except (discovery.Unreachable, ValueError) as exc:
-        print(f"cockpit attach: {exc}", file=sys.stderr)
-        return EXIT_UNREACHABLE
+    except (discovery.Unreachable, ValueError) as exc:  # no such session; a bad name
+        return failed("cockpit attach", exc)
     try:
-        app = CockpitApp(remote, owns_session=False, theme=args.theme,
+        app = CockpitApp(remote, theme=args.theme,
                          history_path=workspace_dir() / "history.txt")
         with kept_terminal(app):
             await app.run_async()

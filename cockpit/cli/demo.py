@@ -11,14 +11,19 @@ import asyncio
 import os
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 from ..core.errors import EXIT_FAILED
+from .exits import failed
 from .options import (
     SESSION_DESTS,
     add_session_options,
     configure_logging,
     refuse_unless_default,
 )
+
+if TYPE_CHECKING:
+    from ..demo.server import DemoSite
 
 # One port when free, so a walk recorded on one `cockpit demo` replays on the next.
 DEMO_PORT = 8421
@@ -54,13 +59,13 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 async def demo(args: argparse.Namespace) -> int:
     from ..demo.server import DemoSite
     # COCKPIT_DEMO_CAPTCHA fixes the challenge's text, so a test can play the human.
-    options = {"captcha_text": os.environ.get("COCKPIT_DEMO_CAPTCHA") or None,
-               "variant": "changed" if args.changed else "normal"}
-    site = DemoSite(**options, port=DEMO_PORT)
+    captcha_text = os.environ.get("COCKPIT_DEMO_CAPTCHA") or None
+    variant = "changed" if args.changed else "normal"
+    site = DemoSite(captcha_text=captcha_text, variant=variant, port=DEMO_PORT)
     try:
         site.start()
     except OSError:  # the usual port is taken (another demo): any free one
-        site = DemoSite(**options)
+        site = DemoSite(captcha_text=captcha_text, variant=variant)
         site.start()
     try:
         if args.serve_only:
@@ -81,11 +86,9 @@ async def demo(args: argparse.Namespace) -> int:
         site.stop()
 
 
-async def _walk(args: argparse.Namespace, site) -> int:
-    from ..control.discovery import Unreachable
-    from ..core.errors import BrowserNotFoundError
+async def _walk(args: argparse.Namespace, site: DemoSite) -> int:
     from ..demo.walk import walk
-    from .live import AlreadyLive
+    from .live import OPEN_ERRORS
     from .options import live_from_args
     print(f"demo site: {site.url}")
     try:
@@ -95,6 +98,5 @@ async def _walk(args: argparse.Namespace, site) -> int:
             except RuntimeError as exc:
                 print(f"\nthe demo walk stopped: {exc}", file=sys.stderr)
                 return EXIT_FAILED
-    except (AlreadyLive, BrowserNotFoundError, Unreachable, ValueError) as exc:
-        print(f"cockpit demo: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    except OPEN_ERRORS as exc:
+        return failed("cockpit demo", exc)

@@ -10,22 +10,9 @@ import difflib
 import importlib
 import sys
 
-# name: what it does (the module of the same name in this package is the face)
-FACES = {
-    "run": "run command lines from a file or stdin in a new session, without the TUI",
-    "serve": "keep a session alive without the TUI, reachable through its control socket",
-    "exec": "run one command in a live session and print its result",
-    "attach": "open the TUI on a live session started elsewhere",
-    "sessions": "list every live session of yours: workspace, browser, control, agent",
-    "web": "the cockpit in a web browser, attached to a live session (with a token)",
-    "mcp": "an MCP server (stdio, or HTTP with --port) that is also a live session",
-    "demo": "the embedded demo site, with the TUI and the demo agent",
-    "replay": "run a recording again and report every step that diverges",
-    "export": "write a pytest-playwright test from a recording",
-    "themes": "list the themes found, and why any theme file was refused",
-    "commands": "print the command reference",
-}
-SUBCOMMANDS = tuple(FACES)
+from ..core.errors import EXIT_USAGE
+from .exits import EXIT_INTERRUPTED
+from .subcommands import FACES, SUBCOMMANDS
 
 
 def url_like(word: str) -> bool:
@@ -49,7 +36,8 @@ def subcommand_parser() -> argparse.ArgumentParser:
             faces.add_parser(name, help=summary, add_help=False)
             continue
         face = importlib.import_module(f".{name}", __package__)
-        sub = faces.add_parser(name, help=summary, description=face.__doc__.split("\n\n")[0])
+        sub = faces.add_parser(name, help=summary,
+                               description=(face.__doc__ or summary).split("\n\n")[0])
         face.configure(sub)
         sub.set_defaults(parser=sub)
     return parser
@@ -63,16 +51,17 @@ def dispatch(argv: list[str]) -> int:
                 args.parser.error(f"unrecognized arguments: {' '.join(extra)} (`cockpit "
                                   f"{args.command} --help` lists what it takes)")
             face = importlib.import_module(f".{args.command}", __package__)
-            return face.main(args, args.parser)
+            code: int = face.main(args, args.parser)
+            return code
         if argv and not argv[0].startswith("-") and not url_like(argv[0]):
             print(not_a_subcommand(argv[0]), file=sys.stderr)
-            return 2
+            return EXIT_USAGE
         from . import tui
         parser = tui.parser()
         args = parser.parse_args(argv)
         if args.url is not None and not url_like(args.url):  # after options: the same rule
             print(not_a_subcommand(args.url), file=sys.stderr)
-            return 2
+            return EXIT_USAGE
         return tui.main(args, parser)
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED

@@ -10,9 +10,16 @@ import sys
 
 from ..control import wire
 from ..control.protocol import MAX_REQUEST
-from ..control.shell_words import join
-from ..core.errors import EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT
+from ..core.errors import EXIT_USAGE
+from ..core.shell_words import join
 from ..core.terminal import visible
+from .exits import exit_code, failed
+
+TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
+if TYPE_CHECKING:
+    from typing import Any
+
+FACE = "cockpit exec"
 
 ENVELOPE = 200  # bytes a request adds around its command line (id, op, source, timeout)
 
@@ -40,10 +47,10 @@ class _Usage(Exception):
     pass
 
 
-def parse(argv: list[str]) -> dict:
+def parse(argv: list[str]) -> dict[str, Any]:
     """Options come before COMMAND; everything from COMMAND on is the command's own
     (`cockpit exec snapshot -i`: -i is snapshot's)."""
-    opts: dict = {"session": None, "json": False, "timeout": None, "socket": None}
+    opts: dict[str, Any] = {"session": None, "json": False, "timeout": None, "socket": None}
     i = 0
     while i < len(argv) and argv[i].startswith("-"):
         arg, _, value = argv[i].partition("=")
@@ -62,13 +69,16 @@ def parse(argv: list[str]) -> dict:
             value, i = argv[i + 1], i + 1
         if arg == "--timeout":
             try:
-                value = float(value)
+                seconds = float(value)
             except ValueError:
                 raise _Usage(f"--timeout takes seconds, like 30; got {value!r}") from None
-            if value - value != 0 or value <= 0:  # NaN or infinite: math.isfinite, unloaded
+            # NaN or infinite: math.isfinite's test, without loading math
+            if seconds - seconds != 0 or seconds <= 0:
                 raise _Usage(f"--timeout must be a number of seconds above 0, like 30; "
-                             f"got {value!r}")
-        opts[arg[2:]] = value
+                             f"got {seconds!r}")
+            opts["timeout"] = seconds
+        else:
+            opts[arg[2:]] = value
         i += 1
     words = argv[i:]
     if not words:
@@ -94,31 +104,18 @@ def main(argv: list[str]) -> int:
     try:
         opts = parse(argv)
     except _Usage as exc:
-        print(f"cockpit exec: {exc}\n\n{USAGE}", file=sys.stderr)
-        return EXIT_USAGE
+        return failed(FACE, f"{exc}\n\n{USAGE}", EXIT_USAGE)
     from ..control.client import CONNECT_TIMEOUT, Cockpit, Unreachable
     try:
         with Cockpit(opts["session"], socket_path=opts["socket"], client="exec",
                      on_waiting=lambda why: _say_waiting(why, opts["timeout"]),
                      connect_timeout=opts["timeout"] or CONNECT_TIMEOUT) as cockpit:
             result = cockpit.run(opts["line"], timeout=opts["timeout"])
-    except KeyboardInterrupt:  # the session takes back the command if it has not started
-        print("cockpit exec: interrupted", file=sys.stderr)
-        return 130
-    except Unreachable as exc:
-        print(f"cockpit exec: {exc}", file=sys.stderr)
-        return EXIT_UNREACHABLE
-    except TimeoutError as exc:
-        print(f"cockpit exec: {exc}", file=sys.stderr)
-        return EXIT_WAIT_TIMEOUT
-    # wire.JSONDecodeError (json's) is looked up only when an exception gets this far
-    except wire.JSONDecodeError as exc:  # before ValueError: it is one
-        print(f"cockpit exec: the session sent a reply that is not JSON ({exc}): the "
-              f"socket may not be a Cockpit session's", file=sys.stderr)
-        return EXIT_UNREACHABLE
-    except ValueError as exc:  # a bad session name
-        print(f"cockpit exec: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    except KeyboardInterrupt as exc:  # the session takes back the command if not started
+        return failed(FACE, "interrupted", exit_code(exc))
+    # no such session, or a reply that is not JSON; waited past --timeout; a bad name
+    except (Unreachable, TimeoutError, ValueError) as exc:
+        return failed(FACE, exc)
     if opts["json"]:  # json.dumps' default separators, as before
         print(wire.dumps(result.to_json(), separators=(", ", ": ")), flush=True)
     elif result.ok:

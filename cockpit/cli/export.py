@@ -8,7 +8,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from ..core.errors import EXIT_OK, EXIT_USAGE
+from ..core.errors import EXIT_OK
+from .exits import failed
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -24,8 +25,7 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         rec = read(Path(args.file))
     except UnreadableRecording as exc:
-        print(f"cockpit export: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return failed("cockpit export", exc)
     for problem in rec.problems:
         print(f"cockpit export: {args.file}: {problem}", file=sys.stderr)
     stem = re.sub(r"\W+", "_", Path(args.file).stem).strip("_").lower() or "recording"

@@ -6,20 +6,29 @@ recording, its agent, its trace and handoff settings, opened and closed together
         await live.session.run("goto example.com")
 
 `start()` and `close()` are there too, for a face that starts it in the background (the
-TUI shows its screen at once and the errors in it)."""
+TUI shows its screen at once and the errors in it).
+
+What every face does around it is here too, once: `OPEN_ERRORS` (what opening may raise;
+`exits.failed` says each with its one exit code), `stop_signals` (SIGINT and SIGTERM stop
+a face without a screen cleanly) and `tell` (the session's notices on stderr)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..control import discovery
-from ..control.server import AlreadyLive, ControlServer
+from ..control.discovery import AlreadyLive, Unreachable
+from ..control.server import ControlServer
 from ..core import events as ev
+from ..core.errors import BrowserNotFoundError
 
 if TYPE_CHECKING:
     from ..control.agent_process import AgentProcess
@@ -28,9 +37,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cockpit.live")
 
-__all__ = ["AlreadyLive", "LiveSession", "SessionOptions"]
+__all__ = ["OPEN_ERRORS", "AlreadyLive", "LiveSession", "SessionOptions", "stop_signals",
+           "tell"]
 
 STARTING = "starting"  # the holder of agents' commands until the browser runs
+
+# What building or starting a LiveSession raises for a reason a person can fix (a bad
+# option, a name already live, no browser, a socket directory not ours): a face says it
+# in one line with its exit code (exits.failed), never a traceback.
+OPEN_ERRORS: tuple[type[Exception], ...] = (ValueError, AlreadyLive, Unreachable,
+                                            BrowserNotFoundError)
 
 
 @dataclass
@@ -100,6 +116,12 @@ class LiveSession:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    @property
+    def description(self) -> str:
+        """The browser the session runs on, as a person reads it (once started)."""
+        plan = self.session.plan
+        return plan.description if plan is not None else "a browser not started yet"
 
     def refuse_if_live(self) -> None:
         """AlreadyLive now, without opening anything: for a face that shows its screen
@@ -189,3 +211,40 @@ def already_live_message(name: str, pid: int) -> str:
     flag = "" if name == "default" else f" --session {name}"
     return (f"session {name!r} is already live here (pid {pid}): watch it with "
             f"`cockpit attach{flag}`, or start another with --session NAME")
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[asyncio.Event]:
+    """An event set on SIGINT or SIGTERM while the block runs, in the running loop: a
+    face without a screen (`serve`, `mcp`, `web`) waits on it, then closes cleanly."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    handled = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            handled.append(sig)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
+            log.debug("signal %s is not handled here", sig)
+    try:
+        yield stop
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+
+
+# what a person can do about it, after the line the event's declaration says
+NEXT_STEP = {ev.NEEDS_HUMAN: ": `cockpit attach` then F10, or `cockpit exec handoff`",
+             ev.HANDOFF: "; `cockpit exec resume` ends it"}
+
+
+def tell(event: ev.Event) -> None:
+    """A face without a screen says on stderr who was turned away and when a person is
+    needed: subscribe it to the session's bus."""
+    if event.kind == ev.RECORDING_FAILED:
+        return  # the recorder logs it, and the log goes to stderr here (configure_logging)
+    spec = ev.kind_of(event.kind)  # what is said, and how urgently: core/events.py
+    line = spec.line(event.data)
+    if line:
+        line = ("\a " if spec.urgent else "") + line + NEXT_STEP.get(event.kind, "")
+        print(f"cockpit: {line}", file=sys.stderr, flush=True)

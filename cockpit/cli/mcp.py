@@ -13,12 +13,19 @@ import asyncio
 import logging
 import os
 import secrets
-import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from ..core.errors import EXIT_FAILED, EXIT_OK
+from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
+
+if TYPE_CHECKING:
+    import socket
+
+    from ..control.mcp_server import CockpitMcp
+    from .live import LiveSession
 
 log = logging.getLogger("cockpit.mcp")
 
@@ -48,64 +55,53 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     os._exit(code)
 
 
+FACE = "cockpit mcp"
+
+
 def say(text: str) -> None:
-    print(f"cockpit mcp: {text}", file=sys.stderr, flush=True)
+    print(f"{FACE}: {text}", file=sys.stderr, flush=True)
 
 
 async def serve(args: argparse.Namespace) -> int:
-    from ..control.discovery import Unreachable
+    from .live import OPEN_ERRORS, stop_signals, tell
     try:
         live = live_from_args(args)
-    except ValueError as exc:
-        say(str(exc))
-        return EXIT_USAGE
-    except Unreachable as exc:
-        say(str(exc))
-        return EXIT_FAILED
+    except OPEN_ERRORS as exc:
+        return failed(FACE, exc)
     from ..control.mcp_server import CockpitMcp
-    from .serve import _tell
-    live.session.bus.subscribe(_tell)  # a handoff, a page that needs a person: on stderr
+    live.session.bus.subscribe(tell)  # a handoff, a page that needs a person: on stderr
     mcp = CockpitMcp(live.session, live.server.started)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    if args.port is None:
-        return await _stdio(live, mcp, stop)
-    from ..control.mcp_server import listen
-    try:  # before the browser: a port in use is said at once
-        sock = listen(args.port)
-    except OSError as exc:
-        say(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}: pick another "
-            f"--port (0 takes a free one)")
-        return EXIT_FAILED
-    try:
-        return await _http(live, mcp, sock, stop)
-    finally:
-        sock.close()
+    with stop_signals() as stop:
+        if args.port is None:
+            return await _stdio(live, mcp, stop)
+        from ..control.mcp_server import listen
+        try:  # before the browser: a port in use is said at once
+            sock = listen(args.port)
+        except OSError as exc:
+            return failed(FACE, f"cannot listen on 127.0.0.1:{args.port}: "
+                                f"{exc.strerror or exc}: pick another --port (0 takes a "
+                                f"free one)", EXIT_FAILED)
+        try:
+            return await _http(live, mcp, sock, stop)
+        finally:
+            sock.close()
 
 
-async def _start(live, mcp) -> int | None:
+async def _start(live: LiveSession, mcp: CockpitMcp) -> int | None:
     """Start the live session; None when it runs, else the exit code (said on stderr)."""
-    from ..control.discovery import Unreachable
-    from ..core.errors import BrowserNotFoundError
-    from .live import AlreadyLive
+    from .live import OPEN_ERRORS
     try:
         await live.start()
-    except AlreadyLive as exc:
-        say(str(exc))
-        return EXIT_USAGE
-    except (Unreachable, BrowserNotFoundError, ValueError) as exc:
-        say(str(exc))
-        return EXIT_FAILED
+    except OPEN_ERRORS as exc:
+        return failed(FACE, exc)
     mcp.ready.set()
     flag = "" if live.session.name == "default" else f" --session {live.session.name}"
-    say(f"session {live.session.name!r} is live on {live.session.plan.description}: watch "
+    say(f"session {live.session.name!r} is live on {live.description}: watch "
         f"it with `cockpit attach{flag}`")
     return None
 
 
-async def _stdio(live, mcp, stop: asyncio.Event) -> int:
+async def _stdio(live: LiveSession, mcp: CockpitMcp, stop: asyncio.Event) -> int:
     from mcp.server.stdio import stdio_server
 
     # stdio_server points fd 1 at stderr while it serves: the browser and anything else
@@ -144,7 +140,8 @@ async def _stdio(live, mcp, stop: asyncio.Event) -> int:
     return code
 
 
-async def _http(live, mcp, sock, stop: asyncio.Event) -> int:
+async def _http(live: LiveSession, mcp: CockpitMcp, sock: socket.socket,
+                stop: asyncio.Event) -> int:
     from ..control.mcp_server import serve_http
     token = os.environ.get(ENV_TOKEN) or secrets.token_urlsafe(32)
     path = Path(live.session.dir) / TOKEN_FILE

@@ -6,6 +6,7 @@ option it cannot honour is a usage error from argparse, never silently dropped."
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import os
 import sys
@@ -13,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..core.session import Session
     from .live import LiveSession, SessionOptions
 
 ENV_LOG = "COCKPIT_LOG"
@@ -83,11 +83,6 @@ def session_options(args: argparse.Namespace) -> SessionOptions:
         auto_resume=args.auto_resume)
 
 
-def session_from_args(args: argparse.Namespace) -> Session:
-    """The (unstarted) Session the shared options describe."""
-    return session_options(args).session()
-
-
 def live_from_args(args: argparse.Namespace, agent: str | None = None) -> LiveSession:
     """The LiveSession of a face; ValueError or discovery.Unreachable before it opens."""
     from .live import LiveSession
@@ -98,7 +93,7 @@ def live_from_args(args: argparse.Namespace, agent: str | None = None) -> LiveSe
 class PrivateFileHandler(logging.FileHandler):
     """A log file only its owner reads (it may name pages and paths), made on first use."""
 
-    def _open(self):  # type: ignore[no-untyped-def]
+    def _open(self) -> io.TextIOWrapper:
         fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         return open(fd, "a", encoding=self.encoding or "utf-8", errors=self.errors)
 
@@ -116,17 +111,17 @@ def configure_logging(path: str | None, *, tui: bool) -> None:
     path = path or os.environ.get(ENV_LOG) or None
     stamp = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     if path:
-        handler: logging.Handler = PrivateFileHandler(path, delay=True)
-        handler.setFormatter(stamp)
-        logger.addHandler(handler)
+        to_file = PrivateFileHandler(path, delay=True)
+        to_file.setFormatter(stamp)
+        logger.addHandler(to_file)
     elif tui:
         from ..core.workspace import workspace_dir
         state = workspace_dir()
         state.mkdir(parents=True, exist_ok=True)
-        handler = PrivateFileHandler(state / "cockpit.log", delay=True)
-        handler.setLevel(logging.WARNING)
-        handler.setFormatter(stamp)
-        logger.addHandler(handler)
+        warnings = PrivateFileHandler(state / "cockpit.log", delay=True)
+        warnings.setLevel(logging.WARNING)
+        warnings.setFormatter(stamp)
+        logger.addHandler(warnings)
     if not tui:
         said = logging.StreamHandler(sys.stderr)
         said.setLevel(logging.WARNING)

@@ -11,8 +11,18 @@ import asyncio
 import json
 import sys
 
+from typing import TYPE_CHECKING, Any
+
 from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
+
+if TYPE_CHECKING:
+    from ..core.surface import SessionSurface
+    from ..record.reader import Recording
+    from ..record.replay import StepReport
+
+FACE = "cockpit replay"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -31,41 +41,30 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 async def replay_main(args: argparse.Namespace) -> int:
-    from ..control.discovery import Unreachable
-    from ..core.errors import BrowserNotFoundError
     from ..record.reader import UnreadableRecording, read
-    from .live import AlreadyLive
+    from .live import OPEN_ERRORS
     try:
         rec = read(args.file)
     except UnreadableRecording as exc:
-        print(f"cockpit replay: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return failed(FACE, exc)
     for problem in rec.problems:  # said, and the rest still replays
-        print(f"cockpit replay: {args.file}: {problem}", file=sys.stderr)
+        print(f"{FACE}: {args.file}: {problem}", file=sys.stderr)
     try:
         live = live_from_args(args)
-    except ValueError as exc:
-        print(f"cockpit replay: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except Unreachable as exc:
-        print(f"cockpit replay: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    except OPEN_ERRORS as exc:
+        return failed(FACE, exc)
     from ..record.replay import missing_secrets
     missing = missing_secrets(rec, live.session.secrets.values)
     if missing:
-        print(f"cockpit replay: the recording uses {', '.join('$' + m for m in missing)} "
-              f"(masked when recorded): give {'them' if len(missing) > 1 else 'it'} with "
-              + " ".join(f"--secret {m}=VALUE" for m in missing), file=sys.stderr)
-        return EXIT_USAGE
+        return failed(FACE, f"the recording uses {', '.join('$' + m for m in missing)} "
+                            f"(masked when recorded): give "
+                            f"{'them' if len(missing) > 1 else 'it'} with "
+                            + " ".join(f"--secret {m}=VALUE" for m in missing), EXIT_USAGE)
     try:
         async with live:
             reports = await _replay(live.session, rec, args)
-    except AlreadyLive as exc:
-        print(f"cockpit replay: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except (BrowserNotFoundError, Unreachable) as exc:
-        print(f"cockpit replay: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    except OPEN_ERRORS as exc:
+        return failed(FACE, exc)
     diverged = [r.n for r in reports if r.status == "diverged"]
     if not args.json:
         skipped = sum(r.status == "skipped" for r in reports)
@@ -75,10 +74,11 @@ async def replay_main(args: argparse.Namespace) -> int:
     return EXIT_FAILED if diverged else EXIT_OK
 
 
-async def _replay(session, rec, args: argparse.Namespace) -> list:
+async def _replay(session: SessionSurface, rec: Recording,
+                  args: argparse.Namespace) -> list[StepReport]:
     from ..record.replay import Replayer
     replayer = Replayer(session, rec, origin=args.origin)
-    reports = []
+    reports: list[StepReport] = []
     for step in rec.steps:
         if args.step and not await _go_on(step):
             break
@@ -93,7 +93,7 @@ async def _replay(session, rec, args: argparse.Namespace) -> list:
     return reports
 
 
-async def _go_on(step) -> bool:
+async def _go_on(step: dict[str, Any]) -> bool:
     """--step: the QA walkthrough in a terminal; Enter runs the step, s skips, q stops."""
     prompt = f"step {step['n']}: {step['command']}  [Enter runs, s skips, q stops] "
     answer = await asyncio.get_running_loop().run_in_executor(None, _ask, prompt)

@@ -11,11 +11,17 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
 from ..core.terminal import visible
+from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
+
+if TYPE_CHECKING:
+    from ..core.events import Event
+    from ..core.result import Result
+    from .live import LiveSession
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,44 +51,34 @@ def _lines_from(stream: IO[str]) -> Callable[[], Awaitable[str]]:
 async def run_lines(args: argparse.Namespace, *, first_url: str | None = None,
                     agent: str | None = None, face: str = "cockpit run") -> int:
     """The loop of `run` and `--plain`: each line through the live session, in turn."""
-    from ..control.discovery import Unreachable
-    from ..core.errors import BrowserNotFoundError
-    from .live import AlreadyLive
+    from .live import OPEN_ERRORS
     file = getattr(args, "file", None)
     if file and not Path(file).is_file():
-        print(f"{face}: no such file: {file}", file=sys.stderr)
-        return EXIT_USAGE
+        return failed(face, f"no such file: {file}", EXIT_USAGE)
     try:
         live = live_from_args(args, agent=agent)
-    except ValueError as exc:  # a bad session name or secret
-        print(f"{face}: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except Unreachable as exc:  # the socket directory is not ours
-        print(f"{face}: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    except OPEN_ERRORS as exc:  # a bad session name or secret, a socket directory not ours
+        return failed(face, exc)
     # closed in the finally below; a local file opens at once
     stream: IO[str] = Path(file).open(encoding="utf-8") if file else sys.stdin  # noqa: SIM115
     try:
         async with live:
             if agent:
                 live.session.bus.subscribe(_agent_to_stderr)
-            code = await _loop(live.session, stream, args, first_url)
+            code = await _loop(live, stream, args, first_url)
         # every step ran, but their record is not whole: a script must not take it for
         # a good run (the error was said on stderr when it happened)
         return EXIT_FAILED if code == EXIT_OK and live.recording_failed else code
-    except AlreadyLive as exc:  # a second `run` of a live name: refused, as `serve` is
-        print(f"{face}: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except (BrowserNotFoundError, Unreachable, ValueError) as exc:
-        print(f"cockpit: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    except OPEN_ERRORS as exc:  # a second `run` of a live name is refused, as `serve` is
+        return failed(face, exc)
     finally:
         if stream is not sys.stdin:
             stream.close()
 
 
-async def _loop(session, stream: IO[str], args: argparse.Namespace,
+async def _loop(live: LiveSession, stream: IO[str], args: argparse.Namespace,
                 first_url: str | None) -> int:
+    session = live.session
     as_json, echo = getattr(args, "json", False), getattr(args, "echo", False)
     interactive = stream.isatty() and not as_json
     exit_code = EXIT_OK
@@ -90,7 +86,7 @@ async def _loop(session, stream: IO[str], args: argparse.Namespace,
     if first_url:
         _print(await session.run(f"goto {first_url}"), as_json)
     if interactive:
-        print(f"cockpit: session {session.name} on {session.plan.description}. Type "
+        print(f"cockpit: session {session.name} on {live.description}. Type "
               "`help`, or Ctrl+D to quit.")
     while True:
         if interactive:
@@ -111,7 +107,7 @@ async def _loop(session, stream: IO[str], args: argparse.Namespace,
             return EXIT_UNREACHABLE
 
 
-def _agent_to_stderr(event) -> None:
+def _agent_to_stderr(event: Event) -> None:
     """--plain has no agent pane: the agent's output and state go to stderr."""
     from ..control.agent_process import describe
     from ..core import events as ev
@@ -122,7 +118,7 @@ def _agent_to_stderr(event) -> None:
         print(f"agent: {describe(event.data)}", file=sys.stderr, flush=True)
 
 
-def _print(result, as_json: bool) -> None:
+def _print(result: Result, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
     elif result.ok:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 import sys
 
-from ..core import events as ev
-from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from ..core.errors import EXIT_OK
+from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
 
 
@@ -25,62 +24,35 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 async def serve(args: argparse.Namespace) -> int:
-    from ..control.discovery import Unreachable
-    from ..core.errors import BrowserNotFoundError
-    from .live import AlreadyLive
+    from .live import OPEN_ERRORS, stop_signals, tell
+    face = "cockpit serve"
     try:
         live = live_from_args(args)  # checks the name against the socket directory's path
-    except ValueError as exc:
-        print(f"cockpit serve: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except Unreachable as exc:  # the socket directory is not ours, or not a directory
-        print(f"cockpit serve: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    except OPEN_ERRORS as exc:
+        return failed(face, exc)
     session = live.session
     # no TUI here: say on stderr who was turned away and when a person is needed
-    session.bus.subscribe(_tell)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await live.start()
-    except AlreadyLive as exc:
-        print(f"cockpit serve: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except (Unreachable, BrowserNotFoundError, ValueError) as exc:
-        print(f"cockpit serve: {exc}", file=sys.stderr)
-        return EXIT_FAILED
-    try:
-        if args.url:
-            result = await session.run(f"goto {args.url}", source="human")
-            print(result.text, file=sys.stderr if not result.ok else sys.stdout)
-        flag = "" if args.session == "default" else f" --session {args.session}"
-        print(f"cockpit: session {args.session!r} is live on {session.plan.description}\n"
-              f"  cockpit exec{flag} snapshot -i    run a command\n"
-              f"  cockpit attach{flag}              watch and drive it in the TUI\n"
-              f"  socket: {live.server.socket}\n"
-              f"Ctrl+C (or SIGTERM) stops it.", flush=True)
-        await stop.wait()
-        browser = ("closing the browser" if session.owns_browser else
-                   "leaving the browser running (not Cockpit's)")
-        print(f"cockpit: stopping: {browser} and closing the socket", file=sys.stderr,
-              flush=True)
-        return EXIT_OK
-    finally:
-        await live.close()
-
-
-# what a person can do about it, after the line the event's declaration says
-NEXT_STEP = {ev.NEEDS_HUMAN: ": `cockpit attach` then F10, or `cockpit exec handoff`",
-             ev.HANDOFF: "; `cockpit exec resume` ends it"}
-
-
-def _tell(event) -> None:
-    if event.kind == ev.RECORDING_FAILED:
-        return  # the recorder logs it, and the log goes to stderr here (configure_logging)
-    spec = ev.kind_of(event.kind)  # what is said, and how urgently: core/events.py
-    line = spec.line(event.data)
-    if line:
-        line = ("\a " if spec.urgent else "") + line + NEXT_STEP.get(event.kind, "")
-        print(f"cockpit: {line}", file=sys.stderr, flush=True)
+    session.bus.subscribe(tell)
+    with stop_signals() as stop:
+        try:
+            await live.start()
+        except OPEN_ERRORS as exc:
+            return failed(face, exc)
+        try:
+            if args.url:
+                result = await session.run(f"goto {args.url}", source="human")
+                print(result.text, file=sys.stderr if not result.ok else sys.stdout)
+            flag = "" if args.session == "default" else f" --session {args.session}"
+            print(f"cockpit: session {args.session!r} is live on {live.description}\n"
+                  f"  cockpit exec{flag} snapshot -i    run a command\n"
+                  f"  cockpit attach{flag}              watch and drive it in the TUI\n"
+                  f"  socket: {live.server.socket}\n"
+                  f"Ctrl+C (or SIGTERM) stops it.", flush=True)
+            await stop.wait()
+            browser = ("closing the browser" if session.owns_browser else
+                       "leaving the browser running (not Cockpit's)")
+            print(f"cockpit: stopping: {browser} and closing the socket", file=sys.stderr,
+                  flush=True)
+            return EXIT_OK
+        finally:
+            await live.close()

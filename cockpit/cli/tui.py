@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
+from typing import TYPE_CHECKING
 
-from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from ..core.errors import EXIT_OK
+from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
+
+if TYPE_CHECKING:
+    from .live import LiveSession
 
 
 def parser() -> argparse.ArgumentParser:
     from .. import __version__
-    from .dispatch import FACES
+    from .subcommands import FACES
     faces = "\n".join(f"  {name:<9} {summary}" for name, summary in FACES.items())
     p = argparse.ArgumentParser(
         prog="cockpit", formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -48,24 +52,20 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return asyncio.run(run_app(live, url=args.url, theme=args.theme))
 
 
-def new_live(args: argparse.Namespace, *, agent: str | None, face: str):
+def new_live(args: argparse.Namespace, *, agent: str | None, face: str) -> LiveSession | int:
     """The LiveSession for a TUI face, refused here (before the screen shows) when the
     name is already live; else the exit code, said on stderr."""
-    from ..control.discovery import Unreachable
-    from .live import AlreadyLive
+    from .live import OPEN_ERRORS
     try:
         live = live_from_args(args, agent=agent)
         live.refuse_if_live()
-    except (ValueError, AlreadyLive) as exc:
-        print(f"{face}: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except Unreachable as exc:
-        print(f"{face}: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    except OPEN_ERRORS as exc:
+        return failed(face, exc)
     return live
 
 
-async def run_app(live, *, url: str | None = None, theme: str | None = None) -> int:
+async def run_app(live: LiveSession, *, url: str | None = None,
+                  theme: str | None = None) -> int:
     """The TUI on a live session: it starts the session in a worker (the screen shows at
     once, and errors in it) and closes it on quit."""
     from ..core.workspace import workspace_dir

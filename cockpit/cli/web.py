@@ -13,11 +13,13 @@ import asyncio
 import hmac
 import secrets
 import shlex
-import signal
 import sys
 from typing import Any
 
-from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
+from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .exits import failed
+
+FACE = "cockpit web"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -39,24 +41,20 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         from textual_serve.server import Server  # noqa: F401  (checked before anything)
     except ImportError:
-        print("cockpit web: textual-serve is not installed: pip install textual-serve",
-              file=sys.stderr)
-        return EXIT_FAILED
+        return failed(FACE, "textual-serve is not installed: pip install textual-serve",
+                      EXIT_FAILED)
     from ..control import discovery
     try:
         info = discovery.find(args.session, args.socket)  # attaches: never opens one
-    except (discovery.Unreachable, ValueError) as exc:
-        print(f"cockpit web: {exc}", file=sys.stderr)
-        return EXIT_UNREACHABLE
+    except (discovery.Unreachable, ValueError) as exc:  # no such session; a bad name
+        return failed(FACE, exc)
     command = [sys.executable, "-m", "cockpit", "attach", "--socket", str(info.socket)]
     if args.theme:
         command += ["--theme", args.theme]
     try:
         return asyncio.run(serve(shlex.join(command), info.session, args.host, args.port))
     except OSError as exc:  # the port is taken, the address is not ours
-        print(f"cockpit web: cannot listen on {args.host}:{args.port}: {exc}",
-              file=sys.stderr)
-        return EXIT_USAGE
+        return failed(FACE, f"cannot listen on {args.host}:{args.port}: {exc}", EXIT_USAGE)
 
 
 def guarded_server(command: str, token: str, title: str) -> Any:
@@ -123,11 +121,9 @@ async def serve(command: str, session: str, host: str, port: int) -> int:
         print(f"cockpit web: session {session!r} at http://{shown}:{bound}/?token={token}"
               f"\n  each visitor gets an attached cockpit (commands typed there run as "
               f"human); Ctrl+C stops", flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        from .live import stop_signals
+        with stop_signals() as stop:
+            await stop.wait()
     finally:
         await runner.cleanup()  # each visitor's cockpit quits; the session goes on
     return EXIT_OK

@@ -17,7 +17,10 @@ the command fails, so a script stops where the page did not do what it expected.
 Standard library only (plus `cockpit.core.result`), and little of it: `cockpit exec` is
 this client, in a new process per agent step. So no `json`, `socket` or `shlex` (they
 import `re`, `enum` and `selectors`): the JSON is wire.py's, the connection line_socket.py's,
-the quoting shell_words.py's; `core.events` only for events.
+the quoting core/shell_words.py's; `core.events` only for events.
+
+The named methods (`Commands`) are the registry's commands with its argument names, in
+its order: tests/test_client_methods.py checks each against the registry's parser.
 """
 
 from __future__ import annotations
@@ -25,11 +28,11 @@ from __future__ import annotations
 import os
 
 from ..core.result import Result
+from ..core.shell_words import join
 from . import discovery, wire
 from .discovery import Unreachable
 from .line_socket import LineSocket
 from .protocol import encode
-from .shell_words import quote
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
 if TYPE_CHECKING:
@@ -68,7 +71,16 @@ def event_of(message: dict[str, Any]) -> Event:
 
 
 def _line(command: str, *args: Any) -> str:
-    return " ".join([command, *(quote(str(a)) for a in args)])
+    """The command line a named method sends: its arguments in the registry's order, each
+    one word, after `--` when one starts with '-' (text such as "-5" or "--x" is no flag)."""
+    words = [str(a) for a in args]
+    return join([command, *(["--"] if any(w.startswith("-") for w in words) else []),
+                 *words])
+
+
+def _words(command: str, *words: str) -> str:
+    """A command line of flags and words as given (`snapshot -i`, `wait --text Done`)."""
+    return join([command, *words])
 
 
 def hello(info: discovery.LiveInfo, client: str) -> bytes:
@@ -98,7 +110,11 @@ def run_fields(command: str, source: str, timeout: float | None,
 
 
 class Commands:
-    """The common commands as methods; each raises CommandFailed when it fails."""
+    """The common commands as methods; each raises CommandFailed when it fails.
+
+    Each method is the registry's command of the same name, its parameters the command's
+    arguments by name and in order (tests/test_client_methods.py parses every method's
+    line with the registry to check it); `snapshot` and `wait` take their flags as words."""
 
     def _checked(self, line: str):
         raise NotImplementedError
@@ -107,7 +123,7 @@ class Commands:
         return self._checked(_line("goto", url))
 
     def snapshot(self, *flags: str):
-        return self._checked(_line("snapshot", *flags))
+        return self._checked(_words("snapshot", *flags))
 
     def click(self, target: str):
         return self._checked(_line("click", target))
@@ -119,10 +135,12 @@ class Commands:
         return self._checked(_line("type", target, text))
 
     def press(self, key: str, target: str | None = None):
-        return self._checked(_line("press", *([target] if target else []), key))
+        """`press KEY [TARGET]`: the key (Enter, Control+a ...) on the target, or on the
+        focused element."""
+        return self._checked(_line("press", key, *([target] if target else [])))
 
-    def select(self, target: str, *values: str):
-        return self._checked(_line("select", target, *values))
+    def select(self, target: str, *options: str):
+        return self._checked(_line("select", target, *options))
 
     def check(self, target: str):
         return self._checked(_line("check", target))
@@ -139,14 +157,14 @@ class Commands:
     def tabs(self):
         return self._checked("tabs")
 
-    def tab(self, index: int):
-        return self._checked(_line("tab", index))
+    def tab(self, n: int):
+        return self._checked(_line("tab", n))
 
-    def js(self, expression: str):
-        return self._checked(_line("js", expression))
+    def js(self, code: str):
+        return self._checked(_line("js", code))
 
     def wait(self, *conditions: str):
-        return self._checked(_line("wait", *conditions))
+        return self._checked(_words("wait", *conditions))
 
 
 class Cockpit(Commands):
@@ -236,7 +254,13 @@ class Cockpit(Commands):
                               f"{exc}") from None
         if not line:
             raise Unreachable(f"session {self.session!r} closed the connection (it ended)")
-        return wire.loads(line)
+        try:
+            reply: dict[str, Any] = wire.loads(line)
+        # wire.JSONDecodeError (json's) is looked up only when an exception gets this far
+        except wire.JSONDecodeError as exc:
+            raise Unreachable(f"the session sent a reply that is not JSON ({exc}): the "
+                              f"socket may not be a Cockpit session's") from None
+        return reply
 
     def request(self, op: str, *, wait: float | None = None, **fields: Any) -> dict[str, Any]:
         """Send one request and return its answer; `wait`: at most so many seconds."""

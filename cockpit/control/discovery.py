@@ -25,6 +25,7 @@ import zlib
 from _socket import AF_UNIX, SOCK_STREAM
 from _socket import socket as raw_socket
 
+from ..core.names import check_session_name
 from . import wire
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
@@ -35,14 +36,17 @@ if TYPE_CHECKING:
 
 ENV_SESSION = "COCKPIT_SESSION"
 ENV_SOCKET = "COCKPIT_SOCKET"
-# a session name: 1 to 64 of these (ASCII only: it becomes a file name)
-NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 SUN_PATH_MAX = 107  # bytes in a Unix socket's path (sun_path is 108, with its NUL)
 KEY_AND_SUFFIX = len("/0123456789ab-.sock")  # what socket_path adds around the name
 
 
 class Unreachable(Exception):
     """No live session answers; the message says how to start or find one (exit code 3)."""
+
+
+class AlreadyLive(Exception):
+    """A session of this name is already live in this workspace: a second one is refused
+    before it opens anything; the message says how to reach the first (exit code 2)."""
 
 
 def runtime_dir() -> str:
@@ -77,14 +81,11 @@ def workspace_key(workspace: str | os.PathLike[str]) -> str:
 
 
 def check_name(name: str) -> str:
-    longest = min(64, SUN_PATH_MAX - KEY_AND_SUFFIX - len(os.fsencode(runtime_dir())))
-    if not (0 < len(name) <= 64 and NAME_CHARS.issuperset(name)) or name in (".", ".."):
-        raise ValueError(f"invalid session name {name!r}: use 1 to {longest} letters, "
-                         f"digits, '.', '_' or '-'")
-    if len(name) > longest:  # the socket's path would not fit in sun_path
-        raise ValueError(f"session name {name!r} is too long: its socket in "
-                         f"{runtime_dir()} allows at most {longest} characters")
-    return name
+    """The name by the one rule (core/names.py), with as many characters as the socket's
+    path has room for (sun_path)."""
+    directory = runtime_dir()
+    longest = SUN_PATH_MAX - KEY_AND_SUFFIX - len(os.fsencode(directory))
+    return check_session_name(name, longest, directory)
 
 
 def socket_path(name: str, workspace: str | os.PathLike[str] | None = None) -> str:

@@ -9,17 +9,16 @@ starting either."""
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.registry import CATEGORIES, INT, REGISTRY, Arg, CommandSpec, Flag, Registry
+from ..core.shell_words import join
 
 RUN = "browser_run"
 RUN_PARAM = "command"
 TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 QUOTE_HINT = re.compile(r"[;,] quote it if it has spaces")  # the tool quotes each value
-SECRET_WORD = re.compile(r"\$(\w+|\{\w+\})")  # `$PASSWORD`: the session expands and quotes it
 
 
 class ToolError(Exception):
@@ -63,7 +62,7 @@ def command_line(spec: CommandSpec, flags: tuple[Flag, ...], values: dict[str, A
         if flag.value is None:
             words.append(flag.name)
         else:
-            words += [flag.name, _word(_checked(flag.kind, value, flag.key))]
+            words += [flag.name, _checked(flag.kind, value, flag.key)]
     positional: list[str] = []
     raw = ""
     skipped: str | None = None
@@ -78,12 +77,14 @@ def command_line(spec: CommandSpec, flags: tuple[Flag, ...], values: dict[str, A
             raw = str(value)
         elif arg.variadic:
             items = value if isinstance(value, list) else [value]
-            positional += [_word(str(v)) for v in items]
+            positional += [str(v) for v in items]
         else:
-            positional.append(_word(_checked(arg.kind, value, arg.name)))
+            positional.append(_checked(arg.kind, value, arg.name))
     if any(w.startswith("-") for w in positional):
         words.append("--")  # a value such as "-5" is text, not a flag
-    return " ".join(words + positional + ([raw] if raw else []))
+    # each word quoted as every client quotes (a lone `$PASSWORD` is left for the session
+    # to expand); the raw rest (JS code) goes verbatim
+    return " ".join([join(words + positional)] + ([raw] if raw else []))
 
 
 def _checked(kind: str, value: Any, name: str) -> str:
@@ -94,12 +95,6 @@ def _checked(kind: str, value: Any, name: str) -> str:
     elif not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise ToolError(f"{name!r} must be a string, got {value!r}")
     return str(value)
-
-
-def _word(value: str) -> str:
-    """One word of the command line: quoted, except a lone `$SECRET`, which the session
-    expands (and quotes) itself; its value never passes through here."""
-    return value if SECRET_WORD.fullmatch(value) else shlex.quote(value)
 
 
 # --- schemas and descriptions ---------------------------------------------------------------

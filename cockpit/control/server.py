@@ -23,6 +23,7 @@ from ..core.attach import shown
 from ..core.paths import caller_dir
 from ..core.events import Event
 from . import discovery
+from .discovery import AlreadyLive
 from .protocol import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, encode
 
 # Events kept for viewers that attach later: the log's commands (queued, started and
@@ -36,10 +37,6 @@ AGENT_HISTORY_BYTES = 8 << 20
 SUBSCRIBER_BACKLOG = 20_000  # events queued for one slow subscriber before dropping
 SUBSCRIBER_BYTES = 32 << 20  # ... or this much of them (roughly)
 PEER_CHECK_S = 0.5  # how often a half-closed client is checked for having left for good
-
-
-class AlreadyLive(Exception):
-    pass
 
 
 class ControlServer:

@@ -16,6 +16,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from .names import check_session_name
+
 log = logging.getLogger("cockpit.workspace")
 
 _usable: dict[Path, Path] = {}  # a state directory asked for -> the one used (probed once)
@@ -76,9 +78,8 @@ def workspace_dir(workspace: Path | None = None) -> Path:
 
 
 def valid_session_name(name: str) -> str:
-    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", name) or name in (".", ".."):
-        raise ValueError(f"invalid session name {name!r}: use letters, digits, '.', '_' or '-'")
-    return name
+    """The name, checked by the one rule (core/names.py); ValueError says what is wrong."""
+    return check_session_name(name)
 
 
 def session_dir(session: str, workspace: Path | None = None) -> Path:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .auth import require
 from .pages import esc, page
-from .state import Message, Session
+from .state import InboxSnapshot, Message, Session
 
 if TYPE_CHECKING:
     from .server import DemoHandler
@@ -38,8 +38,8 @@ def inbox_page(h: DemoHandler) -> None:
         return
     snapshot = h.site.state.snapshot(session)
     label = archive_label(h)
-    rows = "\n".join(_row(Message(**m), label) for m in snapshot["messages"])  # type: ignore[arg-type]
-    count = int(snapshot["count"])  # type: ignore[call-overload]
+    rows = "\n".join(_row(Message(**m), label) for m in snapshot["messages"])
+    count = snapshot["count"]
     h.send_html(page("inbox.html", "Inbox", scripts=("inbox.js",), rows=rows,
                      count=count_text(count), label=esc(label),
                      version=snapshot["version"], empty_hidden="" if count == 0 else " hidden"))
@@ -54,7 +54,7 @@ def _api_session(h: DemoHandler) -> Session | None:
     return session
 
 
-def _answer(h: DemoHandler, snapshot: dict[str, object], **extra: object) -> None:
+def _answer(h: DemoHandler, snapshot: InboxSnapshot, **extra: object) -> None:
     h.send_json({**snapshot, "archive_label": archive_label(h), **extra})
 
 

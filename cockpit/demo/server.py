@@ -94,7 +94,8 @@ class DemoSite:
         if self._server is None:
             raise RuntimeError("the demo site is not started; call start() first")
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        shown = host.decode() if isinstance(host, bytes) else host  # AF_INET: a str
+        return f"http://{shown}:{port}"
 
     def start(self) -> str:
         """Start serving in a daemon thread (if not already) and return the base URL."""

@@ -6,6 +6,7 @@ import itertools
 import secrets
 import threading
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 # Each new session starts with this inbox, newest first.
 STARTER_MESSAGES = [
@@ -26,6 +27,20 @@ NEW_MAIL = [
 ]
 
 
+class MessageJson(TypedDict):
+    id: int
+    sender: str
+    subject: str
+
+
+class InboxSnapshot(TypedDict):
+    """The inbox as the page's script reads it (JSON-ready)."""
+
+    messages: list[MessageJson]
+    count: int
+    version: int
+
+
 @dataclass
 class Message:
     """One inbox row."""
@@ -34,7 +49,7 @@ class Message:
     sender: str
     subject: str
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> MessageJson:
         return {"id": self.id, "sender": self.sender, "subject": self.subject}
 
 
@@ -97,12 +112,12 @@ class AppState:
             if verified is not None:
                 session.verified = verified
 
-    def snapshot(self, session: Session) -> dict[str, object]:
+    def snapshot(self, session: Session) -> InboxSnapshot:
         """The inbox as JSON-ready data, read consistently under the lock."""
         with self._lock:
             return self._snapshot(session)
 
-    def archive(self, session: Session, message_id: int) -> tuple[bool, dict[str, object]]:
+    def archive(self, session: Session, message_id: int) -> tuple[bool, InboxSnapshot]:
         """Remove one message; returns (found, inbox snapshot)."""
         with self._lock:
             before = len(session.messages)
@@ -112,7 +127,7 @@ class AppState:
                 session.version += 1
             return found, self._snapshot(session)
 
-    def new_mail(self, session: Session) -> tuple[Message, dict[str, object]]:
+    def new_mail(self, session: Session) -> tuple[Message, InboxSnapshot]:
         """Deliver the next canned message to the top of this inbox."""
         with self._lock:
             sender, subject = NEW_MAIL[session.new_mail_count % len(NEW_MAIL)]
@@ -130,7 +145,7 @@ class AppState:
                 self._add(session, sender, subject)
             return len(self._sessions)
 
-    def delete_all(self, session: Session) -> dict[str, object]:
+    def delete_all(self, session: Session) -> InboxSnapshot:
         with self._lock:
             session.messages = []
             session.version += 1
@@ -143,6 +158,6 @@ class AppState:
         return message
 
     @staticmethod
-    def _snapshot(session: Session) -> dict[str, object]:
+    def _snapshot(session: Session) -> InboxSnapshot:
         return {"messages": [m.to_json() for m in session.messages],
                 "count": len(session.messages), "version": session.version}

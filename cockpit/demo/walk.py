@@ -12,6 +12,8 @@ import re
 import sys
 
 from ..core import Session
+from ..core.shell_words import join
+from ..core.tab import Tab
 from .server import DemoSite
 
 
@@ -27,12 +29,20 @@ class Walk:
             raise RuntimeError(result.error)
         return result.output
 
+    @property
+    def tab(self) -> Tab:
+        """The active tab (a walk needs one: it started the browser with one)."""
+        tab = self.session.active
+        if tab is None:
+            raise RuntimeError("the session has no tab open")
+        return tab
+
     def ref(self, role: str, name: str) -> str:
-        snap = self.session.active.snapshot
+        snap = self.tab.snapshot
         for ref, node in (snap.refs.items() if snap else []):
             if node.role == role and name.lower() in node.name.lower():
                 return f"@{ref}"
-        raise RuntimeError(f"no {role} named {name!r} on {self.session.active.url}")
+        raise RuntimeError(f"no {role} named {name!r} on {self.tab.url}")
 
 
 def ask_human(prompt: str) -> str | None:
@@ -65,9 +75,9 @@ async def walk(site: DemoSite, session: Session) -> int:
         print("No human at this terminal: the walk stops at the challenge. Run `cockpit "
               "demo` in a terminal to type the answer.")
         return 0
-    await w.do(f'fill {w.ref("textbox", "characters")} "{answer}"')
+    await w.do(join(["fill", w.ref("textbox", "characters"), answer]))
     await w.do(f'click {w.ref("button", "Continue")}')
-    if "/inbox" not in session.active.url:
+    if "/inbox" not in w.tab.url:
         print("\nThat answer was not accepted; the walk stops here.")
         return 1
     await w.do("snapshot -i")

@@ -62,7 +62,8 @@ def read(path: Path) -> Recording:
             if unknown:
                 rec.problems.append(f"line {number}: unknown field(s) {', '.join(unknown)}: "
                                     "ignored")
-            n = record.get("n") if isinstance(record.get("n"), int) else expected_n
+            given = record.get("n")
+            n = given if isinstance(given, int) else expected_n
             if n > expected_n:
                 missing = (f"step {expected_n} is" if n == expected_n + 1 else
                            f"steps {expected_n}-{n - 1} are")

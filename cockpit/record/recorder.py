@@ -19,6 +19,8 @@ from .mask import Masker
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..core.session import Session
     from ..core.surface import SessionSurface
 
@@ -69,7 +71,7 @@ class Recorder:
         self.failed: str | None = None  # why writing stopped, once it has
         self._agent_window = (0.0, 0)  # (start of this second, bytes of output recorded)
         self._agent_dropped: dict[str, int] = {}  # lines not recorded, per stream
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
 
     def start(self) -> Recorder:
         self.path.parent.mkdir(parents=True, exist_ok=True)

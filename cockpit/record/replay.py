@@ -155,7 +155,7 @@ class Replayer:
         for word in split_words(line):
             ref = as_ref(word)
             want = targets.get(ref) if ref else None
-            if want is None:
+            if want is None or ref is None:  # want is None whenever ref is (for mypy)
                 out.append(word)
                 continue
             same = [r for r, role, name, _ in refs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -11,6 +12,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual import events
 from textual.containers import Container
+from textual.message_pump import MessagePump
 from textual.widgets import Footer
 
 from ..core import events as ev
@@ -52,7 +54,7 @@ class Lifecycle(Protocol):
 DIFF_KEYS = Binding.Group("Diff", compact=True)
 
 
-class CockpitApp(ControlHandlers, App):
+class CockpitApp(ControlHandlers):
     CSS_PATH = "cockpit.tcss"
     TITLE = "Cockpit"
     COMMANDS = App.COMMANDS | {CockpitCommands}
@@ -78,22 +80,24 @@ class CockpitApp(ControlHandlers, App):
 
     def __init__(self, session: SessionSurface, *, url: str | None = None, pictures: bool = True,
                  history_path: Path | None = None, theme: str | None = None,
-                 owns_session: bool = True, live: Lifecycle | None = None) -> None:
+                 live: Lifecycle | None = None) -> None:
+        """`live`: the live session (cli.live.LiveSession) this app starts, in a worker,
+        and closes on quit; without it the app is a view of a session run elsewhere (an
+        attached one, or a test's)."""
         super().__init__()
         self.session = session
         self.live = live  # the session with its control socket, recorder and agent
         self.first_url = url
         self.pictures = pictures
-        self.owns_session = owns_session
         self.history = History(history_path)
         self._batcher = EventBatcher(self.post_message)
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._picture_due = False
-        self._routes: list | None = None  # who handles the engine's messages
+        self._routes: list[MessagePump] | None = None  # who handles the engine's messages
         self.human_has_control = False
         self.panes = PaneLayout()  # which panes show, for the terminal's size
-        self._agent_state: dict = {}
-        self._recording_failed: str | None = None
+        self._agent_state = {}
+        self._recording_failed = None
         loaded = load_themes()
         self.theme_errors = [str(problem) for problem in loaded.errors]
         for t in loaded.themes.values():
@@ -149,9 +153,9 @@ class CockpitApp(ControlHandlers, App):
 
     @work(group="session", exit_on_error=False)
     async def start_session(self) -> None:
-        if self.owns_session:
+        if self.live is not None:
             try:
-                await (self.live.start() if self.live else self.session.start())
+                await self.live.start()
             except Exception as exc:  # noqa: BLE001  shown in the status bar and a notice
                 self.query_one(StatusBar).set(last_error=str(exc))
                 self.notify(str(exc), title="The browser did not start", severity="error",
@@ -171,8 +175,8 @@ class CockpitApp(ControlHandlers, App):
         if self._unsubscribe:
             self._unsubscribe()
         self._batcher.close()
-        if self.owns_session:
-            await (self.live.close() if self.live else self.session.close())
+        if self.live is not None:
+            await self.live.close()
 
     # --- engine events, in batches --------------------------------------------------------
     def on_engine_batch(self, message: EngineBatch) -> None:
@@ -253,7 +257,7 @@ class CockpitApp(ControlHandlers, App):
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.session.registry))
 
-    def action_focus(self, widget_id: str) -> None:
+    async def action_focus(self, widget_id: str) -> None:
         widget = self.query_one(f"#{widget_id}")
         pane = next((w for w in widget.ancestors_with_self if w.parent is self._main), None)
         if pane is not None and not pane.display:  # a narrow layout: show it first

@@ -100,7 +100,8 @@ class CommandLog(ScrollView, can_focus=True):
         self.cursor = 0
         # rendered rows, a few screens' worth: scrolling back and forth costs no re-render,
         # and memory stays bounded however many rows pass through
-        self._strips: LRUCache[tuple, Strip] = LRUCache(256)
+        # (id, version, width, selected) for a row, ("header", width) for the header
+        self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(256)
         self._styles: dict[str, Style] = {}
         self._announced: tuple[int, int] | None = None
 
@@ -123,10 +124,10 @@ class CommandLog(ScrollView, can_focus=True):
         if event.kind == ev.COMMAND_QUEUED:
             if data["id"] in self.entries:
                 return  # a repeated event must not take the view down
-            entry = Entry(data["id"], event.time, data["source"], data["command"],
-                          client=data.get("client") or "")
-            self.entries[entry.id] = entry
-            self.rows.append(entry)
+            queued = Entry(data["id"], event.time, data["source"], data["command"],
+                           client=data.get("client") or "")
+            self.entries[queued.id] = queued
+            self.rows.append(queued)
             return
         entry = self.entries.get(data["id"])
         if entry is None:
@@ -230,11 +231,11 @@ class CommandLog(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         base = self.rich_style
         if y == 0:  # the header stays put while the rows scroll under it
-            key = ("header", width)
-            if key not in self._strips:
-                self._strips[key] = self._line([Text(title) for title, _ in COLUMNS], width,
-                                               self._style("log--header"))
-            return self._strips[key].apply_style(base)
+            header = ("header", width)
+            if header not in self._strips:
+                self._strips[header] = self._line([Text(title) for title, _ in COLUMNS],
+                                                  width, self._style("log--header"))
+            return self._strips[header].apply_style(base)
         index = self.scroll_offset.y + y - 1
         if index >= len(self.rows):
             return Strip.blank(width, base)

@@ -111,7 +111,7 @@ def load_config(path: Path | str | None = None,
     as "file: keys.id: reason". No file at the default place is no error; a path given
     explicitly must exist."""
     explicit = path is not None
-    path = Path(path).expanduser() if explicit else config_path()
+    path = Path(path).expanduser() if path is not None else config_path()
     if known is None:
         known = binding_ids(tui_classes())
     keymap: dict[str, str] = {}

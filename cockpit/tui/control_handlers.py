@@ -1,31 +1,39 @@
 """The app's answers to who is in control: the agent's state, handoff and resume, pages
 that need a person, and session notices — on the status bar, the agent pane and as
-notifications; and the keys that pause, stop or hand over. A part of CockpitApp (app.py),
-kept apart so the app module stays about layout and input."""
+notifications; and the keys that pause, stop or hand over. The base of CockpitApp
+(app.py), kept apart so the app module stays about layout and input: a Textual App whose
+state it reads is declared here, and `submit` is the app's."""
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
 from textual import work
+from textual.app import App
 
 from ..core import events as ev
 from ..core.agent import describe as describe_agent
+from ..core.shell_words import join
+from ..core.surface import SessionSurface
 from .agent_pane import AgentPane
 from .config import key_label
 from .messages import AgentChanged, ControlChanged, SessionNotice
 from .status_bar import NeedsNotice, StatusBar
 
 
-class ControlHandlers:
-    """Mixed into CockpitApp (a Textual App): its message handlers and actions."""
+class ControlHandlers(App[None]):
+    """CockpitApp's message handlers and actions about control (app.py sets the state
+    declared here in its __init__)."""
 
-    session: Any
+    session: SessionSurface
     human_has_control: bool
     _agent_state: dict[str, Any]
     _picture_due: bool
-    _recording_failed: str
+    _recording_failed: str | None  # why the recording failed, once it has
+
+    def submit(self, line: str, source: str = "human", typed: bool = False) -> None:
+        """Queue a command line (CockpitApp's)."""
+        raise NotImplementedError
 
     def on_agent_changed(self, message: AgentChanged) -> None:
         data = message.data
@@ -106,8 +114,8 @@ class ControlHandlers:
             self.submit("resume")
             return
         need = self.query_one(StatusBar).status.need
-        self.submit(shlex.join(["handoff"] + ([f"needs: {need}"] if need else
-                                              ["taken over in the cockpit"])))
+        self.submit(join(["handoff"] + ([f"needs: {need}"] if need else
+                                        ["taken over in the cockpit"])))
 
     # --- the agent subprocess -------------------------------------------------------------
     # Asked of the session, not of an agent object: an attached TUI's agent runs in the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -10,8 +11,11 @@ from .safe import clean
 
 
 class CockpitCommands(Provider):
-    def _items(self):
+    def _items(self) -> Iterator[tuple[str, str, Callable[[], object]]]:
+        from .app import CockpitApp  # here: app.py imports this module
         app = self.app
+        if not isinstance(app, CockpitApp):  # the palette of another app: nothing of ours
+            return
         session = app.session
         for spec in session.registry.commands.values():
             yield (f"{spec.name}  {spec.summary}", spec.synopsis,

@@ -5,19 +5,21 @@ live session step by step, the recorded diff beside the one the step gives now."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.coordinate import Coordinate
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
 from ..core.diff import diff_line
-from ..record.reader import UnreadableRecording, read
+from ..record.reader import Recording, UnreadableRecording, read
 from ..record.recorder import recordings_dir
 from ..core.surface import SessionSurface
-from ..record.replay import Replayer, missing_secrets
+from ..record.replay import Replayer, StepReport, missing_secrets
 from .safe import clean
 
 
@@ -81,10 +83,10 @@ class RecordingsScreen(ModalScreen):
         self.session = session  # the live one a walkthrough replays in (None: browse only)
         self.folder = folder or recordings_dir()
         self.files: list[Path] = []
-        self.recording = None
+        self.recording: Recording | None = None
         self.replayer: Replayer | None = None
         self.next_index = 0  # the walkthrough's next step (an index into steps)
-        self.reports: dict[int, object] = {}
+        self.reports: dict[int, StepReport] = {}
         self.stop_at: int | None = None
         self.walking = False  # a step is being replayed: no other may start meanwhile
         self.without: set[str] = set()  # secrets not given: the steps typing them skip
@@ -132,24 +134,24 @@ class RecordingsScreen(ModalScreen):
             self.notify("a walkthrough is running: p pauses it first", markup=False)
             return
         try:
-            self.recording = read(path)
+            recording = self.recording = read(path)
         except UnreadableRecording as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
         self.replayer, self.next_index, self.reports = None, 0, {}
         table = self.query_one("#recording-steps", DataTable)
         table.clear()
-        for step in self.recording.steps:
+        for step in recording.steps:
             table.add_row(str(step["n"]), step.get("source", ""), clean(step["command"]),
                           "ok" if step.get("ok") else "error", f"{step.get('ms') or 0:.0f}",
                           clean(step.get("url") or ""), "")
-        for problem in self.recording.problems:
+        for problem in recording.problems:
             self.notify(problem, title=path.name, severity="warning", markup=False)
-        missing = missing_secrets(self.recording, self.session.secret_names) \
+        missing = missing_secrets(recording, self.session.secret_names) \
             if self.session is not None else []
         self.without = set()
         table.focus()
-        if self.recording.steps:
+        if recording.steps:
             self.show_step(0)
         if missing:  # else those steps would type the name itself, `$PASSWORD`
             self.ask_secrets(path.name, missing)
@@ -180,6 +182,8 @@ class RecordingsScreen(ModalScreen):
                     f"skipped ({why})", title=recording, severity="warning", markup=False)
 
     def show_step(self, index: int) -> None:
+        if self.recording is None:
+            return
         step = self.recording.steps[index]
         result = step.get("error") or step.get("output") or ""
         # results and diffs keep their lines (clean(..., one_line=False)): read as lines
@@ -214,11 +218,12 @@ class RecordingsScreen(ModalScreen):
 
     def _walk_to(self, index: int) -> None:
         self.stop_at = max(index, self.stop_at or 0) if self.walking else index
-        if not self.walking:  # a walk that runs just goes further
-            self.walking = True
+        replayer, recording = self.replayer, self.recording
+        if not self.walking and replayer is not None and recording is not None:
+            self.walking = True  # a walk that runs just goes further
             # on the app, not this screen: closing the screen must not cancel a command
             # half-way in the live session
-            self.app.run_worker(self.walk(self.replayer, self.recording.steps),
+            self.app.run_worker(self.walk(replayer, recording.steps),
                                 group="walkthrough", exit_on_error=False)
 
     def action_walk_skip(self) -> None:
@@ -229,7 +234,7 @@ class RecordingsScreen(ModalScreen):
     def action_walk_pause(self) -> None:
         self.stop_at = None  # the step running finishes; no further one starts
 
-    async def walk(self, replayer: Replayer, steps: list) -> None:
+    async def walk(self, replayer: Replayer, steps: list[dict[str, Any]]) -> None:
         try:
             while self.stop_at is not None and self.next_index <= self.stop_at \
                     and self.next_index < len(steps):
@@ -247,7 +252,7 @@ class RecordingsScreen(ModalScreen):
 
     def _mark(self, index: int, status: str) -> None:
         table = self.query_one("#recording-steps", DataTable)
-        table.update_cell_at((index, 6), {"same": "as recorded", "diverged": "DIVERGED",
+        table.update_cell_at(Coordinate(index, 6), {"same": "as recorded", "diverged": "DIVERGED",
                                           "skipped": "skipped"}.get(status, status))
         table.move_cursor(row=index)
         self.show_step(index)

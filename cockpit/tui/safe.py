@@ -4,6 +4,7 @@ sequences and control characters are made visible instead of reaching the termin
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 
 from ..core.terminal import show_controls
@@ -17,6 +18,6 @@ def clean(text: object, one_line: bool = True) -> str:
     return show_controls(value)
 
 
-def literal(text: object, style: str = "", one_line: bool = True) -> Text:
+def literal(text: object, style: str | Style = "", one_line: bool = True) -> Text:
     """A Rich Text that shows `text` exactly as data, never as markup."""
     return Text(clean(text, one_line), style=style, no_wrap=one_line, overflow="ellipsis")

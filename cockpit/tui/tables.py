@@ -22,7 +22,9 @@ class FittedTable(DataTable):
             return
         left = room
         for n, key in enumerate(flexible):
-            share = left if n == len(flexible) - 1 else int(room * self.FLEXIBLE[key.value])
+            # only the last may be no FLEXIBLE column (the fallback), and it takes the rest
+            share = left if n == len(flexible) - 1 else int(
+                room * self.FLEXIBLE.get(key.value or "", 0.0))
             left -= share
             column = self.columns[key]
             column.auto_width = False

@@ -40,7 +40,7 @@ class TabsPane(FittedTable):
         active = self.get_component_rich_style("tabs--active", partial=True)
         dim = self.get_component_rich_style("tabs--dim", partial=True)
         wanted = {str(t["id"]) for t in tabs}
-        for key in [k.value for k in list(self.rows)]:
+        for key in [k.value for k in list(self.rows) if k.value is not None]:
             if key not in wanted:
                 self.remove_row(key)
         for info in tabs:

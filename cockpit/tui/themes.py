@@ -142,8 +142,8 @@ def load_theme(path: Path) -> Theme:
                 refuse(key, f"{value!r} is {_kind(value)}, not a theme name")
         elif kind is None:
             refuse(str(key), f"unknown key; known: {', '.join(sorted(THEME_FIELDS))}")
-        elif kind == "colour" and (reason := _colour_problem(value)) is not None:
-            refuse(key, reason)
+        elif kind == "colour" and (problem := _colour_problem(value)) is not None:
+            refuse(key, problem)
         elif kind == "boolean" and not isinstance(value, bool):
             refuse(key, f"{value!r} is {_kind(value)}, not true or false")
         elif kind == "number" and (isinstance(value, bool)

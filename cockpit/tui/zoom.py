@@ -70,7 +70,8 @@ class HalfBlocks(Widget):
         scale = min(width / iw, 2 * height / ih)
         pw, ph = max(1, round(iw * scale)), max(1, round(ih * scale))
         # LANCZOS keeps thin strokes (a character's) when shrinking, and smooths enlarging
-        pixels = self.image.resize((pw, ph), PILImage.Resampling.LANCZOS).load()
+        # the image is RGB (converted when given): 3 bytes a pixel, row after row
+        rgb = self.image.resize((pw, ph), PILImage.Resampling.LANCZOS).tobytes()
         rows = (ph + 1) // 2
         left, top = (width - pw) // 2, (height - rows) // 2
         self.cells = (left, top, pw, rows)
@@ -78,8 +79,9 @@ class HalfBlocks(Widget):
         for row in range(rows):
             cells = [Segment(" " * left)] if left else []
             for x in range(pw):
-                upper = pixels[x, 2 * row]
-                lower = pixels[x, 2 * row + 1] if 2 * row + 1 < ph else None
+                at = 3 * (2 * row * pw + x)
+                upper = rgb[at:at + 3]
+                lower = rgb[at + 3 * pw:at + 3 * pw + 3] if 2 * row + 1 < ph else None
                 cells.append(Segment(UPPER_HALF, Style(
                     color=f"rgb({upper[0]},{upper[1]},{upper[2]})",
                     bgcolor=f"rgb({lower[0]},{lower[1]},{lower[2]})" if lower else None)))

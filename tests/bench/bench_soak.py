@@ -147,7 +147,7 @@ async def flood() -> None:
     with DemoSite() as site:
         async with LiveSession(SessionOptions(name="bench-flood", no_record=True)) as live:
             await live.session.run(f"goto {site.url}/login")
-            app = CockpitApp(live.session, owns_session=False, pictures=False)
+            app = CockpitApp(live.session, pictures=False)
             async with app.run_test(headless=True, size=(160, 48)) as pilot:
                 prompt = app.query_one(Prompt)
                 prompt.focus()

@@ -123,7 +123,7 @@ class BareTable(App):
 
 
 def cockpit_app() -> CockpitApp:
-    return CockpitApp(FakeSession(), owns_session=False, pictures=False)
+    return CockpitApp(FakeSession(), pictures=False)
 
 
 def emit_pairs(bus: EventBus, first_id: int, count: int) -> None:
@@ -381,7 +381,7 @@ async def snapshots_while_typing() -> tuple[dict, str, int]:
     session = Session("bench-tui-big")
     await session.start()
     try:
-        app = CockpitApp(session, owns_session=False, pictures=False)
+        app = CockpitApp(session, pictures=False)
         async with app.run_test(headless=True, size=SIZE) as pilot:
             result = await session.run(f"goto {url}")
             assert result.ok, result.error
