@@ -1,8 +1,14 @@
-"""Shared fixtures: the demo site on 127.0.0.1 and one real headless browser session.
+"""Shared fixtures: the demo site on 127.0.0.1, one real headless browser session, and the
+real third-party apps (tests/realapps/apps.py).
 
-Engine tests run against our own demo site, never the network. One browser serves the
-whole run (a launch per test would dominate the suite); `s` gives each test a clean
-session: one blank tab, no dialog, empty buffers.
+The tests come in three tiers, each a directory (and a marker of its name):
+- tests/unit: no browser, no process; the inner loop, in seconds (`pytest tests/unit`);
+- tests/engine: the one shared headless browser (`s`) against pages on 127.0.0.1;
+- tests/e2e: own browsers, processes, terminals; tests/realapps (the real apps) is e2e too.
+
+Engine tests run against our own demo site and small pages, never the network. One browser
+serves the whole run (a launch per test would dominate the suite); `s` gives each test a
+clean session: one blank tab, no dialog, empty buffers.
 """
 
 from __future__ import annotations
@@ -11,9 +17,11 @@ import http.server
 import json
 import os
 import socket
+import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +31,59 @@ os.environ.setdefault("COCKPIT_RECORDINGS_DIR", tempfile.mkdtemp(prefix="cockpit
 
 from cockpit.core import Session
 from cockpit.demo.server import DemoSite
+
+TESTS = Path(__file__).resolve().parent
+REALAPPS = TESTS / "realapps"
+sys.path.insert(0, str(REALAPPS))  # tests/realapps/apps.py: `import apps`
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each test gets its tier's marker (`-m unit`, `-m "not e2e"`), from its directory."""
+    for item in items:
+        where = item.path.relative_to(TESTS).parts[0]
+        if where == "realapps":
+            item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.realapps)
+        elif where in ("unit", "engine", "e2e"):
+            item.add_marker(getattr(pytest.mark, where))
+
+
+@pytest.fixture(scope="session")
+def realapps_venv() -> Path:
+    """The real apps' venv (.ci/realapps installs it once, then it is cached). Skipped with
+    the reason when it cannot be installed, except under CI=true: CI must run them."""
+    import apps
+    try:
+        return apps.venv()
+    except (RuntimeError, OSError) as exc:
+        why = f"the real apps' venv could not be installed (.ci/realapps): {exc}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+
+
+@pytest.fixture(scope="session")
+def shop(realapps_venv):
+    """Django's admin behind django-two-factor-auth, with django-simple-captcha."""
+    import apps
+    with apps.shop() as started:
+        yield started
+
+
+@pytest.fixture(scope="session")
+def notebook(realapps_venv):
+    """`marimo edit` on a small notebook: its URL."""
+    import apps
+    with apps.notebook() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def data_app(realapps_venv):
+    """`streamlit run` on a small app: its URL."""
+    import apps
+    with apps.data_app() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

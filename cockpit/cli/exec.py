@@ -1,7 +1,7 @@
 """`cockpit exec`: one command in a live session, its result on stdout, the contract's
 exit code. Called once per agent step, a new process each, so it starts as a bare Python
 does plus the little it needs: no Textual, Playwright, argparse or asyncio, and not even
-`json`, `re`, `socket`, `enum`, `shlex` or `math` (tests/test_cli_faces.py checks it); its
+`json`, `re`, `socket`, `enum`, `shlex` or `math` (tests/e2e/test_cli_faces.py checks it); its
 few options are parsed by hand. See control/client.py for how the client does without."""
 
 from __future__ import annotations

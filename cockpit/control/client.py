@@ -20,7 +20,7 @@ import `re`, `enum` and `selectors`): the JSON is wire.py's, the connection line
 the quoting core/shell_words.py's; `core.events` only for events.
 
 The named methods (`Commands`) are the registry's commands with its argument names, in
-its order: tests/test_client_methods.py checks each against the registry's parser.
+its order: tests/unit/test_client_methods.py checks each against the registry's parser.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ class Commands:
     """The common commands as methods; each raises CommandFailed when it fails.
 
     Each method is the registry's command of the same name, its parameters the command's
-    arguments by name and in order (tests/test_client_methods.py parses every method's
+    arguments by name and in order (tests/unit/test_client_methods.py parses every method's
     line with the registry to check it); `snapshot` and `wait` take their flags as words."""
 
     def _checked(self, line: str):

@@ -127,7 +127,7 @@ def cockpit_app() -> CockpitApp:
 
 
 def emit_pairs(bus: EventBus, first_id: int, count: int) -> None:
-    """What tests/test_tui.py sends: `count` queued + finished pairs, in one burst."""
+    """What tests/engine/test_tui.py sends: `count` queued + finished pairs, in one burst."""
     for i in range(first_id, first_id + count):
         bus.emit(ev.COMMAND_QUEUED, id=i, command=f"js {i}", source="agent")
         bus.emit(ev.COMMAND_FINISHED, id=i, source="agent", ok=True, output=str(i),

@@ -61,7 +61,7 @@ def test_a_walk_written_without_a_scheme_moves_and_its_export_runs_as_printed(tm
     from test_recording import send, start
     from test_run_cli import ref
     pytest.importorskip("pytest_playwright", reason="pip install pytest-playwright")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     path = tmp_path / "bare.jsonl"
     proc = start(["--record", str(path)])
     try:

@@ -24,7 +24,7 @@ from cockpit.record.reader import Recording
 
 from conftest import fails, ok, ref_of
 
-COCKPIT = Path(__file__).resolve().parents[1] / "cockpit"
+COCKPIT = Path(__file__).resolve().parents[2] / "cockpit"
 # Where command facts may be written: the declarations themselves.
 DECLARATIONS = (COCKPIT / "core" / "registry.py", COCKPIT / "core" / "commands")
 

@@ -22,7 +22,7 @@ from cockpit.control.protocol import ProtocolError, check_request, decode, encod
 from cockpit.core.shell_words import join, quote
 from cockpit.core.terminal import show_controls, visible
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def same(a, b) -> bool:

@@ -23,7 +23,7 @@ from cockpit.tui.agent_pane import AgentPane
 from cockpit.tui.recordings import RecordingsScreen
 from cockpit.tui.status_bar import StatusBar
 
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).resolve().parents[1]  # tests/, where surface_check.py is
 
 
 

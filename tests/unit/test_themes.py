@@ -22,7 +22,7 @@ def themes_main(argv: list[str]) -> int:
     from cockpit.cli import main
     return main(["themes", *argv])
 
-SHIPPED = Path(__file__).resolve().parent.parent / "themes"
+SHIPPED = Path(__file__).resolve().parents[2] / "themes"
 GOOD = """\
 name: {name}
 dark: true

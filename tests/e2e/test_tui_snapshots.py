@@ -1,6 +1,6 @@
 """SVG snapshots of the TUI over a FakeSession (no browser, fixed times).
 
-Update the baselines with `pytest tests/test_tui_snapshots.py --snapshot-update`, then look
+Update the baselines with `pytest tests/e2e/test_tui_snapshots.py --snapshot-update`, then look
 at the SVGs in tests/__snapshots__/ before keeping them.
 
 These tests are plain functions: `snap_compare` runs the app in its own event loop.

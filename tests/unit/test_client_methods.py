@@ -1,18 +1,15 @@
 """The Python client's named methods (`Cockpit.press(...)` & co.) against the command
 registry: each method is the registry's command of its name, and the line it sends is
-parsed by the registry's parser to the very arguments the method was given. Then `press`
-from the client, against a real session."""
+parsed by the registry's parser to the very arguments the method was given.
+(`press` from the client against a real session: tests/engine/test_client_press.py.)"""
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from typing import Any
 
 import pytest
-from conftest import page, ref_of
 
-from cockpit.client import Cockpit, CommandFailed
 from cockpit.control.client import Commands
 from cockpit.core import REGISTRY
 from cockpit.core.parser import parse
@@ -114,25 +111,3 @@ def test_each_named_method_sends_the_line_the_registry_parses_to_its_arguments(n
 def test_the_named_methods_are_the_registrys_commands():
     assert "press" in METHODS and "fill" in METHODS
     assert all(REGISTRY.get(name) is not None for name in METHODS)
-
-
-async def test_press_from_the_client_reaches_the_target(live, s, base):
-    url = base + page("client-press", "<label>Query <input id=q></label>"
-                      "<script>q.addEventListener('keydown', e => "
-                      "document.title = 'pressed ' + e.key)</script>")
-
-    def drive() -> tuple[str, str]:
-        with Cockpit(socket_path=str(live.socket)) as browser:
-            browser.goto(url)
-            browser.snapshot("-i")
-            query = ref_of(s, "textbox", "Query")
-            browser.press("Enter", query)
-            on_target = browser.title().output
-            browser.press("Escape")  # no target: the focused element (the input)
-            focused = browser.title().output
-            with pytest.raises(CommandFailed):
-                browser.press("NoSuchKey", query)
-            return on_target, focused
-    on_target, focused = await asyncio.to_thread(drive)
-    assert on_target == "pressed Enter"
-    assert focused == "pressed Escape"

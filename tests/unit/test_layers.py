@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 UPPER = ("cockpit.tui", "cockpit.cli", "cockpit.control", "cockpit.record", "cockpit.demo")
 
 # Runs in a fresh interpreter: import every module file under <root>/cockpit/core, then

@@ -88,7 +88,7 @@ def test_no_import_circle_among_the_faces():
 EXEC_FORBIDDEN = ("argparse", "asyncio", "pathlib", "importlib", "typing", "playwright",
                   "textual", "re", "json", "enum", "socket", "selectors", "shlex", "functools",
                   "collections", "dataclasses", "hashlib", "math", "logging", "subprocess")
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def test_importing_the_cli_stays_cheap_for_exec():
