@@ -59,6 +59,9 @@ def report(handoff: Handoff, tab: Tab, after: Snapshot | None, state: BrowserSta
             note["diff"] = d.to_json()
             lines.append(f"On tab {tab.index}: " + (
                 "nothing changed" if d.empty else d.text(limit=DIFF_LINES)))
+        elif before is not None:  # another page: the snapshot below says it, not a diff
+            note["diff"] = {"summary": f"new page {after.url}", "new_page": True,
+                            "url": [before.url, after.url]}
         lines += [f"Tab {tab.index} now (refs from before the handoff are void):",
                   note["snapshot"]]
     note["text"] = "\n".join(lines)
