@@ -54,7 +54,8 @@ def report(handoff: Handoff, tab: Tab, after: Snapshot | None, state: BrowserSta
     if after is not None:
         before = handoff._before.get(tab)
         note["snapshot"] = render(after, View(interactive=True))
-        if before is not None and same_document(before.url, after.url):
+        if before is not None and tab not in handoff.renewed \
+                and same_document(before.url, after.url):
             d = diff(_rekeyed(before, after), after)
             note["diff"] = d.to_json()
             lines.append(f"On tab {tab.index}: " + (
@@ -80,6 +81,8 @@ def _tab_lines(handoff: Handoff, front: Tab) -> list[str]:
             lines.append(f"Tab {t.index}{mark}: new, {t.url}{title}")
         elif not same_document(old, t.url):
             lines.append(f"Tab {t.index}{mark}: {old} -> {t.url}{title}")
+        elif t in handoff.renewed:  # a form posted to its own URL, a reload
+            lines.append(f"Tab {t.index}{mark}: new page at the same URL, {t.url}{title}")
         elif t is front:
             lines.append(f"Tab {t.index}{mark}: same page, {t.url}{title}")
     closed = [u for t, u in handoff._before_urls.items() if t not in session.tabs]

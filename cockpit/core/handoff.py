@@ -54,6 +54,10 @@ class Handoff:
         self.note: dict[str, Any] | None = None  # what changed, for the agent's next result
         self._before: dict[Tab, Snapshot | None] = {}  # each tab's snapshot at handoff
         self._before_urls: dict[Tab, str] = {}
+        # each tab's document response once the human has it: another one at resume means
+        # they loaded a new document there (a same-URL POST too), not just edited the page
+        self._documents: dict[Tab, Any] = {}
+        self.renewed: set[Tab] = set()  # the tabs whose document the human replaced
         self._before_state: BrowserState | None = None
         self._last_state: BrowserState | None = None  # the window's, saved every POLL_S
         self._window_closed = False
@@ -101,6 +105,7 @@ class Handoff:
             self.mode = "window"
             with tolerated("the snapshot in the window", log):  # refs for typed commands
                 await (await session.ensure_tab()).take_snapshot()
+        self._documents = {t: t.document_response for t in session.tabs}
         self.active, self.reason, self.since = True, reason, time.time()
         self.need_at_handoff = self.need
         self._window_closed = False
@@ -210,6 +215,8 @@ class Handoff:
             raise CommandError(f"the browser Cockpit was attached to has closed, and "
                                f"{not_ours(session)}: start it again and attach a new "
                                "session to it")
+        self.renewed = {t for t in session.tabs if t not in self._documents
+                        or t.document_response is not self._documents[t]}
         if self.mode in ("window", "headed") and not self._window_closed:
             with tolerated("the window's state at resume", log):  # else the last saved
                 state = await capture(session, front_from_window=True)

@@ -54,6 +54,9 @@ async def test_the_code_step_survives_the_handoff_both_ways(fresh, shop, display
     assert await page.input_value("[name=token-otp_token]") == "12"
     assert "Needs a person now: code" in result.output
     assert "No change" not in result.output
+    # the wizard posts to its own URL: a new page there, said as such, not as a diff of
+    # the whole first step against the second
+    assert "new page at the same URL" in result.output and "On tab 1" not in result.output
 
     # and it is the live step: the code goes through to the admin
     await ok(s, "handoff type the code")
