@@ -70,7 +70,7 @@ def report(handoff: Handoff, tab: Tab, after: Snapshot | None, state: BrowserSta
 
 
 def _tab_lines(handoff: Handoff, front: Tab) -> list[str]:
-    """A line per tab that is new, moved or closed; one line when none changed."""
+    """A line per tab (each compared with itself), and one for those closed."""
     session = handoff.session
     lines = []
     for t in session.tabs:
@@ -85,6 +85,8 @@ def _tab_lines(handoff: Handoff, front: Tab) -> list[str]:
             lines.append(f"Tab {t.index}{mark}: new page at the same URL, {t.url}{title}")
         elif t is front:
             lines.append(f"Tab {t.index}{mark}: same page, {t.url}{title}")
+        else:
+            lines.append(f"Tab {t.index}: {t.url} (unchanged)")
     closed = [u for t, u in handoff._before_urls.items() if t not in session.tabs]
     if closed:
         lines.append(f"Closed: {', '.join(closed)}")
