@@ -48,7 +48,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(html.encode())
 
     def do_GET(self) -> None:
-        self._send(FORM if self.path == "/form" else "<title>Start over</title>start over")
+        pages = {"/form": FORM, "/framed": "<title>Framed</title><iframe srcdoc='<input>'>"
+                 "</iframe>"}
+        self._send(pages.get(self.path, "<title>Start over</title>start over"))
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
@@ -140,6 +142,10 @@ async def test_what_cannot_be_carried_is_said_before_the_human_starts(fresh, ser
     handed = await ok(s, "handoff")
     assert "NOT carried: tab 1: the file(s) chosen in upload (choose again)" in handed.output
     assert "back/forward history starts anew" in handed.output
+    await ok(s, "resume")
+    await ok(s, f"goto {url}/framed")
+    handed = await ok(s, "handoff")
+    assert "NOT carried: tab 1: anything typed inside its 1 frame(s)" in handed.output
     await ok(s, "resume")
 
 

@@ -53,7 +53,7 @@ FIELDS_JS = """() => {
       fields.push({...key, value: el.value});
     }
   });
-  return {fields, files};
+  return {fields, files, frames: document.querySelectorAll("iframe, frame").length};
 }"""
 
 # Sets each field the way typing would (the prototype's setter, so frameworks that wrap
@@ -108,6 +108,7 @@ class Carried:
     """A tab's document state beyond its URL."""
     fields: list[dict[str, Any]] = dataclasses.field(default_factory=list, repr=False)
     files: list[str] = dataclasses.field(default_factory=list)  # chosen files: not carried
+    frames: int = 0  # frames in the page: what was typed inside them is not carried
     copy: DocumentCopy | None = None
 
 
@@ -122,7 +123,7 @@ def same_document(url: str, other: str) -> bool:
 async def capture_document(tab: Tab) -> Carried:
     """The tab's field state, and a copy of its document when a POST reached it."""
     got = await tab.page.evaluate(FIELDS_JS)
-    carried = Carried(got["fields"], got["files"])
+    carried = Carried(got["fields"], got["files"], int(got["frames"]))
     carried.copy = await _copy(tab)
     return carried
 
@@ -181,4 +182,6 @@ def losses(carried: Carried, missed: list[str]) -> list[str]:
         lost.append(f"the value of {', '.join(missed)}")
     if carried.files:
         lost.append(f"the file(s) chosen in {', '.join(carried.files)} (choose again)")
+    if carried.frames:  # only the page's own fields are read; a frame's are its own
+        lost.append(f"anything typed inside its {carried.frames} frame(s)")
     return lost

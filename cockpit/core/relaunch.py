@@ -93,11 +93,14 @@ async def capture_tab(tab: Tab, document: bool = False) -> TabState:
         return state  # a dialog blocks the page's scripts
     try:
         got = await asyncio.wait_for(tab.page.evaluate(CAPTURE_JS), CAPTURE_TIMEOUT_S)
-        if document:
-            state.carried = await asyncio.wait_for(capture_document(tab), CAPTURE_TIMEOUT_S)
     except Exception:  # closing, navigating or busy: its URL is what matters most
         log.debug("tab %s: kept its URL only", tab.id, exc_info=True)
         return state
+    if document:
+        try:
+            state.carried = await asyncio.wait_for(capture_document(tab), CAPTURE_TIMEOUT_S)
+        except Exception:  # navigating meanwhile: its URL, scroll and storage still go
+            log.debug("tab %s: its fields were not read", tab.id, exc_info=True)
     state.scroll = tuple(got["scroll"])
     state.origin = got["origin"]
     state.session_storage = got["session"]
