@@ -31,6 +31,22 @@ async def test_a_session_profile_stores_no_passwords_or_autofill(site):
         assert _get(prefs, dotted) is False, dotted
 
 
+async def test_chromium_itself_has_them_off(site):
+    """What the browser uses (chrome://prefs-internals), not only what the file says."""
+    s = Session("prefs-effective")
+    await s.start()
+    try:
+        page = s.active.page
+        await page.goto("chrome://prefs-internals")
+        prefs = json.loads(await page.inner_text("body"))
+    finally:
+        await s.close()
+    for dotted in ("credentials_enable_service", "credentials_enable_autosignin",
+                   "autofill.profile_enabled", "autofill.credit_card_enabled",
+                   "autofill.payment_cvc_storage"):
+        assert _get(prefs, dotted)["value"] is False, dotted
+
+
 def test_prefs_a_user_turned_on_are_turned_off_and_the_rest_kept(tmp_path):
     (tmp_path / "Default").mkdir()
     (tmp_path / "Default" / "Preferences").write_text(json.dumps({

@@ -13,6 +13,9 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 # dotted path -> value, merged into Default/Preferences before each launch
+# (current Chromium reads credentials_enable_service, autofill.profile_enabled and
+# autofill.credit_card_enabled; profile.password_manager_enabled and autofill.enabled are
+# the names older builds read)
 NO_STORED_SECRETS: dict[str, Any] = {
     "credentials_enable_service": False,  # the password manager's "offer to save"
     "credentials_enable_autosignin": False,
@@ -20,6 +23,7 @@ NO_STORED_SECRETS: dict[str, Any] = {
     "autofill.enabled": False,
     "autofill.profile_enabled": False,  # addresses
     "autofill.credit_card_enabled": False,  # payment methods
+    "autofill.payment_cvc_storage": False,
     "payments.can_make_payment_enabled": False,
 }
 
