@@ -141,7 +141,7 @@ async def test_what_cannot_be_carried_is_said_before_the_human_starts(fresh, ser
     await s.active.page.set_input_files("[name=upload]", str(picked))
     handed = await ok(s, "handoff")
     assert "NOT carried: tab 1: the file(s) chosen in upload (choose again)" in handed.output
-    assert "back/forward history starts anew" in handed.output
+    assert "Back/forward history starts anew" in handed.output
     await ok(s, "resume")
     await ok(s, f"goto {url}/framed")
     handed = await ok(s, "handoff")

@@ -132,9 +132,10 @@ class Handoff:
         close = " or close the window" if session.owns_browser else ""  # not their Chrome
         carried = ""
         if self.mode == "window":  # relaunched: said before the human starts
-            carried = (" Each tab shows its page as it was (typed fields, choices, scroll; "
-                       "a page a form reached is shown from its copy); back/forward history "
-                       "starts anew.")
+            carried = (" Each tab was loaded again with its fields (typed text, choices), "
+                       "scroll and session storage put back; a page a form's POST reached "
+                       "is shown from its copy, not sent again. Back/forward history starts "
+                       "anew, and what a page kept only in its scripts' memory is gone.")
             if self._not_carried:
                 carried += f" NOT carried: {'; '.join(self._not_carried)}."
         return (f"the human has control ({self.reason}); the browser {shown} ({where})."
