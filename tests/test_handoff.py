@@ -94,7 +94,7 @@ async def test_state_round_trip_with_three_tabs(fresh, site, display):
     assert [t.url for t in s.tabs][3] == f"{site.url}/report"
     cookies = {c["name"]: c["value"] for c in await s.context.cookies()}
     assert cookies["human"] == "yes"
-    assert "New cookies: human" in result.output
+    assert "Cookies: new human" in result.output
     assert f"{site.url}/report" in result.output  # the tab the human opened is reported
     kinds = [e.kind for e in s.events]
     assert kinds.index(ev.HANDOFF) < kinds.index(ev.RESUMED)

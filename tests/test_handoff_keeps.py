@@ -179,7 +179,7 @@ async def test_the_resume_report_is_compact_after_a_new_page(s, site, monkeypatc
     # what changed, not the whole page again: a line or two per fact
     assert len(head) <= 5, head
     assert f"{site.url}/playground -> {site.url}/reference" in text
-    assert "New cookies: seen" in text and "secret-value" not in text
+    assert "Cookies: new seen" in text and "secret-value" not in text
 
 
 async def test_the_report_says_nothing_changed_when_nothing_did(fresh, server, display):

@@ -28,14 +28,17 @@ def report(handoff: Handoff, tab: Tab, after: Snapshot | None, state: BrowserSta
     before_state = handoff._before_state
     old_urls = [t.url for t in before_state.tabs] if before_state else []
     new_urls = [t.url for t in state.tabs]
-    old_cookies = {c["name"] for c in before_state.cookies} if before_state else set()
-    new_cookies = sorted({c["name"] for c in state.cookies} - old_cookies)
+    new_cookies, changed_cookies, gone_cookies = _cookie_changes(
+        before_state.cookies if before_state else [], state.cookies)
     seconds = round(time.time() - handoff.since, 1)
     lines = [f"The human had control for {seconds:g} s ({handoff.reason}) and handed the "
              "browser back."]
     lines += _tab_lines(handoff, tab)
-    if new_cookies:
-        lines.append(f"New cookies: {', '.join(new_cookies)}")
+    cookies = [f"{what} {', '.join(names)}" for what, names in (
+        ("new", new_cookies), ("changed", changed_cookies), ("removed", gone_cookies))
+        if names]  # names only: a cookie's value is a secret
+    if cookies:
+        lines.append(f"Cookies: {'; '.join(cookies)}")
     if handoff._human_commands:
         lines.append(f"Commands they typed: {len(handoff._human_commands)}")
     if need is not None:  # raised while the human had it, or still there: said in text
@@ -45,7 +48,8 @@ def report(handoff: Handoff, tab: Tab, after: Snapshot | None, state: BrowserSta
         lines.append(f"Not carried back from the window: {'; '.join(lost)}")
     note: dict[str, Any] = {"reason": handoff.reason, "seconds": seconds,
                             "tabs_before": old_urls, "tabs_after": new_urls,
-                            "new_cookies": new_cookies,
+                            "new_cookies": new_cookies, "changed_cookies": changed_cookies,
+                            "removed_cookies": gone_cookies,
                             "human_commands": len(handoff._human_commands)}
     if need is not None:
         note["needs"] = need.to_json()
@@ -67,6 +71,19 @@ def report(handoff: Handoff, tab: Tab, after: Snapshot | None, state: BrowserSta
                   note["snapshot"]]
     note["text"] = "\n".join(lines)
     return note
+
+
+def _cookie_changes(before: list, after: list) -> tuple[list[str], list[str], list[str]]:
+    """The names of the cookies that came, changed value (a sign-in renews its session
+    cookie) and went; each cookie is known by name, domain and path."""
+    def keyed(cookies: list) -> dict[tuple[str, str, str], str]:
+        return {(c["name"], c.get("domain", ""), c.get("path", "")): c.get("value", "")
+                for c in cookies}
+    old, new = keyed(before), keyed(after)
+    came = sorted({k[0] for k in new.keys() - old.keys()})
+    changed = sorted({k[0] for k in new.keys() & old.keys() if new[k] != old[k]})
+    went = sorted({k[0] for k in old.keys() - new.keys()})
+    return came, changed, went
 
 
 def _tab_lines(handoff: Handoff, front: Tab) -> list[str]:

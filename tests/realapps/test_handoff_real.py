@@ -65,6 +65,12 @@ async def test_the_code_step_survives_the_handoff_both_ways(fresh, shop, display
     await page.fill("[name=token-otp_token]", shop.totp())
     async with page.expect_navigation():
         await page.click("button:has-text('Next')")  # (its "Back" is a submit button too)
-    await ok(s, "resume")
+    signed_in = await ok(s, "resume")
+    # signing in renews the session cookie: said by name, never by value
+    assert "sessionid" in signed_in.data["handoff"]["changed_cookies"]
+    assert "Cookies: changed csrftoken, sessionid" in signed_in.output
+    session_id = next(c["value"] for c in await s.context.cookies()
+                      if c["name"] == "sessionid")
+    assert session_id not in signed_in.output
     await ok(s, f"goto {shop.url}/admin/")
     assert "Site administration" in await s.active.page.title()
