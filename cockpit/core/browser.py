@@ -13,6 +13,7 @@ from pathlib import Path
 
 from . import attach as attaching
 from .errors import BrowserNotFoundError
+from .profile_prefs import disable_stored_secrets
 from .settle_js import INIT_JS as SETTLE_INIT_JS
 
 log = logging.getLogger(__name__)
@@ -315,6 +316,7 @@ async def launch(playwright, plan: LaunchPlan):
     plan.profile_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     if plan.engine == "chromium":
         release_stale_profile_lock(plan.profile_dir)
+        disable_stored_secrets(plan.profile_dir)  # no saved passwords, no autofill
     browser_type = getattr(playwright, plan.engine)
     try:
         context = await browser_type.launch_persistent_context(

@@ -251,8 +251,12 @@ if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin client
         tabs_before: list[str]
         tabs_after: list[str]
         new_cookies: list[str]
+        changed_cookies: list[str]
+        removed_cookies: list[str]
         human_commands: int
         diff: NotRequired[dict[str, Any]]
+        needs: NotRequired[dict[str, Any]]  # what the page needs now (a CAPTCHA, a code)
+        not_carried: NotRequired[list[str]]  # what the relaunch could not carry back
 
     class NeedsHuman(TypedDict):
         need: str

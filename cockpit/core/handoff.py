@@ -15,13 +15,12 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
-from .diff import diff
 from .errors import CommandError
+from .handback import report
 from .logs import tolerated
 from .needs import Need, detect_need
 from .parser import command_of
 from .relaunch import BrowserState, capture, display_problem, not_ours, relaunch
-from .render import View, render
 from .result import Outcome, Result
 from .snapshot import Snapshot
 from .targets import as_ref
@@ -34,7 +33,6 @@ log = logging.getLogger(__name__)
 
 FAILURES_BEFORE_HINT = 3
 POLL_S = 1.0  # how often the window's state is saved (closing it resumes from that)
-DIFF_LINES = 20
 HINT = ("if a person must step in (a CAPTCHA, a code, a login), ask for one: "
         "`handoff \"what they should do\"`")
 
@@ -56,11 +54,16 @@ class Handoff:
         self.note: dict[str, Any] | None = None  # what changed, for the agent's next result
         self._before: dict[Tab, Snapshot | None] = {}  # each tab's snapshot at handoff
         self._before_urls: dict[Tab, str] = {}
+        # each tab's document response once the human has it: another one at resume means
+        # they loaded a new document there (a same-URL POST too), not just edited the page
+        self._documents: dict[Tab, Any] = {}
+        self.renewed: set[Tab] = set()  # the tabs whose document the human replaced
         self._before_state: BrowserState | None = None
         self._last_state: BrowserState | None = None  # the window's, saved every POLL_S
         self._window_closed = False
         self._not_ours = False  # handed off in the terminal: the browser is not ours
         self._human_commands: list[str] = []
+        self._not_carried: list[str] = []  # what the window's tabs lack, said at handoff
         self._streak: dict[str, int] = {}
         self._poller: asyncio.Task | None = None
         self._background: set[asyncio.Task] = set()
@@ -84,6 +87,7 @@ class Handoff:
             self._before[each] = each.snapshot
         self._before_state = before_state = await capture(session)
         problem = None if session.headed else display_problem()
+        self._not_carried = []
         # a browser we attached to is never relaunched: headless, it stays so
         self._not_ours = not session.owns_browser and not session.headed and not terminal
         if terminal or problem == "none" or self._not_ours:
@@ -97,10 +101,11 @@ class Handoff:
                 with tolerated("bringing the window to the front", log):
                     await session.active.page.bring_to_front()
         else:
-            await self._switch(headless=False, state=before_state)
+            self._not_carried = await self._switch(headless=False, state=before_state)
             self.mode = "window"
             with tolerated("the snapshot in the window", log):  # refs for typed commands
                 await (await session.ensure_tab()).take_snapshot()
+        self._documents = {t: t.document_response for t in session.tabs}
         self.active, self.reason, self.since = True, reason, time.time()
         self.need_at_handoff = self.need
         self._window_closed = False
@@ -125,15 +130,24 @@ class Handoff:
                     f"commands and the page picture, then `resume`; {after}")
         shown = "is a visible window" if self.mode == "window" else "is already visible"
         close = " or close the window" if session.owns_browser else ""  # not their Chrome
-        return (f"the human has control ({self.reason}); the browser {shown} ({where}). "
-                f"Act in the window, then `resume`{close}; {after}")
+        carried = ""
+        if self.mode == "window":  # relaunched: said before the human starts
+            carried = (" Each tab was loaded again with its fields (typed text, choices), "
+                       "scroll and session storage put back; a page a form's POST reached "
+                       "is shown from its copy, not sent again. Back/forward history starts "
+                       "anew, and what a page kept only in its scripts' memory is gone.")
+            if self._not_carried:
+                carried += f" NOT carried: {'; '.join(self._not_carried)}."
+        return (f"the human has control ({self.reason}); the browser {shown} ({where})."
+                f"{carried} Act in the window, then `resume`{close}; {after}")
 
-    async def _switch(self, headless: bool, state: BrowserState) -> None:
-        """Relaunch; if that fails, relaunch the way it was so the session keeps a browser."""
+    async def _switch(self, headless: bool, state: BrowserState) -> list[str]:
+        """Relaunch; if that fails, relaunch the way it was so the session keeps a browser.
+        Returns what of the tabs' state could not be carried (relaunch())."""
         if not self.session.owns_browser:
             raise CommandError(f"cannot relaunch the browser: {not_ours(self.session)}")
         try:
-            await relaunch(self.session, headless, state)
+            return await relaunch(self.session, headless, state)
         except Exception as exc:  # shown in the CommandError below; the traceback is logged
             log.warning("relaunching the browser (headless=%s) failed", headless, exc_info=True)
             try:
@@ -202,16 +216,19 @@ class Handoff:
             raise CommandError(f"the browser Cockpit was attached to has closed, and "
                                f"{not_ours(session)}: start it again and attach a new "
                                "session to it")
+        self.renewed = {t for t in session.tabs if t not in self._documents
+                        or t.document_response is not self._documents[t]}
         if self.mode in ("window", "headed") and not self._window_closed:
             with tolerated("the window's state at resume", log):  # else the last saved
                 state = await capture(session, front_from_window=True)
         elif self.mode == "terminal":
             state = await capture(session)
+        lost: list[str] = []
         if self.mode == "window" or self._window_closed:
             # back to headless; or, for a session that was headed from the start and whose
             # window was closed, a window again
             try:
-                await self._switch(headless=self.mode == "window", state=state)
+                lost = await self._switch(headless=self.mode == "window", state=state)
             except CommandError:
                 if session.context is None:  # no browser at all: nothing left to hand back
                     self._finish()
@@ -223,7 +240,10 @@ class Handoff:
         after = None
         with tolerated("the snapshot after the handoff", log):  # the note goes without
             after = await tab.take_snapshot()
-        note = self._what_changed(tab, after, state)
+        need = None
+        if after is not None:  # a new CAPTCHA or code page the human left: said in text
+            need = await self.check_page(tab)
+        note = report(self, tab, after, state, need, lost)
         self._finish()
         self.note = note
         session.bus.emit(ev.RESUMED, **{k: v for k, v in note.items() if k != "snapshot"})
@@ -232,59 +252,6 @@ class Handoff:
     def _finish(self) -> None:
         self.active, self.mode = False, ""
         self.session.release_agents("handoff")
-
-    def _what_changed(self, tab: Tab, after: Snapshot | None,
-                      state: BrowserState) -> dict[str, Any]:
-        before_state = self._before_state
-        old_urls = [t.url for t in before_state.tabs] if before_state else []
-        new_urls = [t.url for t in state.tabs]
-        old_cookies = {c["name"] for c in before_state.cookies} if before_state else set()
-        new_cookies = sorted({c["name"] for c in state.cookies} - old_cookies)
-        seconds = round(time.time() - self.since, 1)
-        lines = [f"The human had control for {seconds:g} s ({self.reason}) and handed the "
-                 f"browser back."]
-        facts = []
-        if old_urls != new_urls:
-            facts.append(f"tabs: {', '.join(old_urls) or '-'} -> {', '.join(new_urls)}")
-        if new_cookies:
-            facts.append(f"new cookies: {', '.join(new_cookies)}")
-        if self._human_commands:
-            facts.append(f"commands they typed: {len(self._human_commands)}")
-        lines += facts or ["no tab, URL or cookie changed"]
-        note: dict[str, Any] = {"reason": self.reason, "seconds": seconds,
-                                "tabs_before": old_urls, "tabs_after": new_urls,
-                                "new_cookies": new_cookies,
-                                "human_commands": len(self._human_commands)}
-        if after is not None:
-            before = self._before.get(tab)
-            d = diff(_rekeyed(before, after), after) if before is not None else None
-            note["snapshot"] = render(after, View(interactive=True))
-            if d is not None:
-                note["diff"] = d.to_json()
-                lines += [f"What the human changed on tab {tab.index} (since the handoff):",
-                          d.text(limit=DIFF_LINES)]
-            else:
-                lines.append(f"Tab {tab.index} is new since the handoff.")
-            lines += self._other_tabs(tab)
-            lines += [f"Snapshot of tab {tab.index} now ({after.url}); refs from before the "
-                      "handoff are void, use these:", note["snapshot"]]
-        note["text"] = "\n".join(lines)
-        return note
-
-    def _other_tabs(self, front: Tab) -> list[str]:
-        """A line per tab other than the one in front, each compared with itself."""
-        lines = []
-        for t in self.session.tabs:
-            if t is front:
-                continue
-            old = self._before_urls.get(t)
-            change = ("new since the handoff" if old is None else "unchanged"
-                      if old == t.url else f"was {old}")
-            lines.append(f"Tab {t.index}: {t.url} ({change})")
-        closed = [u for t, u in self._before_urls.items() if t not in self.session.tabs]
-        if closed:
-            lines.append(f"Closed since the handoff: {', '.join(closed)}")
-        return lines
 
     # --- every command passes here ----------------------------------------------------------
     def refuse_stale(self, line: str, source: str) -> Result | None:
@@ -369,23 +336,6 @@ class Handoff:
         for task in [self._poller, *self._background]:
             if task is not None:
                 task.cancel()
-
-
-def _rekeyed(old: Snapshot | None, new: Snapshot) -> Snapshot | None:
-    """The handoff snapshot with its refs renamed to the new page's, matched by role, name
-    and order: a relaunched page numbers its refs afresh, so a ref-keyed diff would call
-    every element new."""
-    if old is None:
-        return None
-    free: dict[tuple[str, str], list[str]] = {}
-    for ref, node in new.refs.items():
-        free.setdefault((node.role, node.name), []).append(ref)
-    refs = {}
-    for ref, node in old.refs.items():
-        matches = free.get((node.role, node.name))
-        key = matches.pop(0) if matches else ref if ref not in new.refs else f"{ref}-gone"
-        refs[key] = node
-    return Snapshot(old.roots, url=old.url, title=old.title, doc=new.doc, refs=refs)
 
 
 def _front_index(session: Session) -> int | None:

@@ -79,6 +79,25 @@ def child_stderr_logged(what: str, logger: logging.Logger = log) -> Iterator[Non
     threading.Thread(target=forward, name=f"{what} stderr", daemon=True).start()
 
 
+def driver_end_noted(manager: Any, logger: logging.Logger = log) -> None:
+    """Playwright sets an error on its transport's `on_error_future` when its driver dies
+    under us (a signal to the whole process group: Ctrl+C in a terminal, `docker stop`,
+    systemd) and nobody awaits it after start-up, so asyncio printed "Future exception
+    was never retrieved" on every such stop. It is read here, and logged."""
+    client = getattr(manager, "_client", None) or getattr(manager, "_connection", None)
+    transport = getattr(client, "_transport", None)
+    future = getattr(transport, "on_error_future", None)
+    if not isinstance(future, asyncio.Future):  # another Playwright: nothing to hold
+        logger.debug("no Playwright transport future to watch")
+        return
+
+    def noted(done: asyncio.Future[Any]) -> None:
+        if not done.cancelled() and done.exception() is not None:
+            logger.info("the Playwright driver ended: %s", done.exception())
+
+    future.add_done_callback(noted)
+
+
 class _Masks(Protocol):
     def __bool__(self) -> bool: ...
 

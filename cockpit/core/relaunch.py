@@ -4,7 +4,9 @@ Playwright cannot change a running browser, so the session captures what its pro
 disk does not keep (session cookies, each tab's URL, scroll and sessionStorage, which tab
 is in front), closes the browser, launches it again on the same profile and restores that
 state. localStorage and IndexedDB live in the profile and come back with it; session
-storage is written by a script that runs before the page's own.
+storage is written by a script that runs before the page's own. Each tab's fields (what
+was typed, checked, chosen) are set again, and a page a POST reached is shown again from
+a copy of its document (core/carry.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from . import events as ev
 from .browser import launch
+from .carry import Carried, capture_document, losses, open_copy, restore_fields
 from .errors import BrowserNotFoundError
 from .logs import tolerated
 from .tab import Tab
@@ -67,6 +70,7 @@ class TabState:
     origin: str = ""
     session_storage: dict[str, str] = dataclasses.field(default_factory=dict)
     visible: bool = False
+    carried: Carried | None = None  # fields and a POST-reached document (handoff only)
 
 
 @dataclasses.dataclass
@@ -81,7 +85,9 @@ class BrowserState:
                 "cookies": len(self.cookies)}
 
 
-async def capture_tab(tab: Tab) -> TabState:
+async def capture_tab(tab: Tab, document: bool = False) -> TabState:
+    """The tab's URL, scroll and sessionStorage; with `document`, its fields and (when a
+    POST reached it) its document too."""
     state = TabState(tab, tab.page.url)
     if tab.dialog is not None:
         return state  # a dialog blocks the page's scripts
@@ -90,6 +96,11 @@ async def capture_tab(tab: Tab) -> TabState:
     except Exception:  # closing, navigating or busy: its URL is what matters most
         log.debug("tab %s: kept its URL only", tab.id, exc_info=True)
         return state
+    if document:
+        try:
+            state.carried = await asyncio.wait_for(capture_document(tab), CAPTURE_TIMEOUT_S)
+        except Exception:  # navigating meanwhile: its URL, scroll and storage still go
+            log.debug("tab %s: its fields were not read", tab.id, exc_info=True)
     state.scroll = tuple(got["scroll"])
     state.origin = got["origin"]
     state.session_storage = got["session"]
@@ -102,7 +113,8 @@ async def capture(session: Session, *, front_from_window: bool = False) -> Brows
     the human is looking at (they switch tabs in the window without telling us)."""
     tabs = [t for t in session.tabs if not t.page.is_closed()]
     cookies, states = await asyncio.gather(session.browser_context().cookies(),
-                                           asyncio.gather(*(capture_tab(t) for t in tabs)))
+                                           asyncio.gather(*(capture_tab(t, True)
+                                                            for t in tabs)))
     active = tabs.index(session.active) if session.active in tabs else 0
     if front_from_window and states and not states[active].visible:
         # In one window only the tab in front is visible; with several windows (or none
@@ -140,23 +152,37 @@ def display_problem() -> str | None:
     return None
 
 
-async def _open(page, state: TabState) -> None:
+async def _open(page, state: TabState) -> list[str]:
+    """Open the tab's page again as it was; what of it could not be carried."""
     if not state.url or state.url == "about:blank":
-        return
+        return []
+    carried = state.carried or Carried()
+    lost: list[str] = []
     script = None
     if state.session_storage and state.origin.startswith("http"):
         script = await page.add_init_script(RESTORE_SESSION_JS % (
             json.dumps(state.origin), json.dumps(state.session_storage)))
-    try:
+
+    async def goto() -> None:
         await page.goto(state.url, wait_until="load", timeout=LOAD_TIMEOUT_MS)
+
+    try:
+        if carried.copy is not None:
+            await open_copy(page, carried.copy, goto)
+        else:
+            await goto()
+        missed = await restore_fields(page, carried.fields)
+        lost = losses(carried, missed)
         if state.scroll != (0, 0):
             await page.evaluate("([x, y]) => window.scrollTo(x, y)", list(state.scroll))
-    except Exception:  # a page that fails to load again still keeps its tab, at its URL
+    except Exception as exc:  # a page that fails to load again still keeps its tab, at its URL
         log.info("reopening %s failed; the tab stays", state.url, exc_info=True)
+        lost = [f"the page itself: it did not load again ({str(exc).splitlines()[0]})"]
     finally:
         if script is not None:  # later documents of this tab must not be refilled
             with tolerated("removing the session-storage script", log):
                 await script.close()  # the API object has close(), not dispose()
+    return lost
 
 
 def not_ours(session: Session) -> str:
@@ -166,9 +192,10 @@ def not_ours(session: Session) -> str:
             "which never closes or restarts a browser it does not own")
 
 
-async def relaunch(session: Session, headless: bool, state: BrowserState) -> None:
+async def relaunch(session: Session, headless: bool, state: BrowserState) -> list[str]:
     """Close the browser (if it still runs) and start it again, headless or in a window,
-    with `state` restored. Raises BrowserNotFoundError when the launch fails: the caller
+    with `state` restored; returns what of it could not be carried, a line per tab.
+    Raises BrowserNotFoundError when the launch fails: the caller
     then relaunches with the old mode, so the session always ends with a browser; and
     at once for a browser the session does not own (never closed, never relaunched)."""
     if not session.owns_browser:
@@ -186,7 +213,7 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> Non
         plan = dataclasses.replace(session.plan, headless=headless)
         context = await launch(session._playwright, plan)
         try:
-            await _restore(session, context, state)
+            lost = await _restore(session, context, state)
         except BaseException:
             if session._context is not context:  # never half a browser: close it
                 with tolerated("closing a browser that did not come up", log):
@@ -201,18 +228,20 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> Non
     if session.active is not None:
         with tolerated("bringing the active tab to the front", log):
             await session.active.page.bring_to_front()
+    return lost
 
 
-async def _restore(session: Session, context, state: BrowserState) -> None:
+async def _restore(session: Session, context, state: BrowserState) -> list[str]:
     if state.cookies:  # the profile kept the persistent ones; a refused cookie is not fatal
         with tolerated("restoring the session cookies", log):
             await context.add_cookies(state.cookies)
     pages = list(context.pages)
     while len(pages) < max(1, len(state.tabs)):
         pages.append(await context.new_page())
-    await asyncio.gather(*(_open(p, s) for p, s in zip(pages, state.tabs)))
+    lost = await asyncio.gather(*(_open(p, s) for p, s in zip(pages, state.tabs)))
     _rebind(session, context, pages, state)
     await session.start_trace()
+    return [f"tab {index}: {'; '.join(what)}" for index, what in enumerate(lost, 1) if what]
 
 
 def _rebind(session: Session, context, pages: list, state: BrowserState) -> None:
@@ -227,6 +256,10 @@ def _rebind(session: Session, context, pages: list, state: BrowserState) -> None
             tab = Tab(session, page, next(session._tab_ids))
         else:
             tab.rebind(page)
+        if tab_state is not None and tab_state.carried and tab_state.carried.copy:
+            # its document came from the copy, not from a response the tab saw: the
+            # next relaunch carries the same copy on, until the tab navigates
+            tab.document_copy = (None, tab_state.carried.copy)
         tabs.append(tab)
     for index, tab in enumerate(before, 1):
         if tab not in tabs:

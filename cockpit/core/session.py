@@ -25,7 +25,7 @@ from .events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from .handoff import Handoff
 from .holds import AgentHolds
-from .logs import child_stderr_logged, mask_logs, spawn, tolerated
+from .logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
 from .parser import command_of
 from .recovery import Recovery, kill_browser
 from .registry import REGISTRY, Registry
@@ -114,7 +114,9 @@ class Session:
 
     async def start(self) -> Session:
         with child_stderr_logged("playwright driver", log):  # never our terminal
-            playwright = self._playwright = await async_playwright().start()
+            manager = async_playwright()
+            playwright = self._playwright = await manager.start()
+        driver_end_noted(manager, log)  # its death must not print a stray traceback
         try:
             self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
                 playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)

@@ -70,6 +70,10 @@ class Tab:
         # closes: core/recycle.py gives the tab a fresh page past a bound
         self.requests_seen = 0
         self.earlier_url: str | None = None  # where the page before a recycled one was
+        # the main frame's latest document response, and a copy of its body once read
+        # (core/carry.py: a POST-reached page is shown again from it after a relaunch)
+        self.document_response: Any = None
+        self.document_copy: tuple[Any, Any] | None = None
         self._console_guard = FloodGuard(CONSOLE_FLOOD_PER_S)
         self._console_pause = CONSOLE_PAUSE_S  # grows while a flood goes on
         self._console_reopened = float("-inf")
@@ -177,6 +181,7 @@ class Tab:
         self._network = {}
         self.requests_seen = 0
         self.earlier_url = None
+        self.document_response = self.document_copy = None
         self._console_guard.reopen()
         self._attach()
 
@@ -289,7 +294,10 @@ class Tab:
                                   is_nav and watch.tab_id == self.id)
 
     def _on_response(self, response) -> None:
-        entry = self._network.get(response.request)
+        request = response.request
+        if request.is_navigation_request() and request.frame == self.page.main_frame:
+            self.document_response = response
+        entry = self._network.get(request)
         if entry is not None:
             entry.status = response.status
             entry.ms = (time.time() - entry.started) * 1000

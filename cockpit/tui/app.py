@@ -165,6 +165,7 @@ class CockpitApp(ControlHandlers):
         self.query_one(StatusBar).set(mode="headed" if status["headed"] else "headless",
                                       recording=self._recording_failed or
                                       _recording(status.get("recording")))
+        self.sync_control()  # attached during a handoff: the human has control already
         self.refresh_tabs()
         self.query_one(RefsPane).show(self.session.refs_info())  # attached: already there
         if self.first_url:

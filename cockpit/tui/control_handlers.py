@@ -108,8 +108,27 @@ class ControlHandlers(App[None]):
             self.query_one(NeedsNotice).hide_need()
         self._show_agent()
 
+    def sync_control(self) -> None:
+        """Who has control, as the session says (a cockpit attached during a handoff saw
+        no `handoff` event: its own memory would be wrong)."""
+        control = self.session.status().get("handoff") or {}
+        if not control.get("human_has_control"):
+            if control.get("needs") and not self.human_has_control:
+                need = control["needs"]
+                self.query_one(StatusBar).set(need=f"{need['kind']} ({need['detail']})")
+            return
+        self.human_has_control = True
+        self.query_one(NeedsNotice).hide_need()
+        self.query_one(StatusBar).set(
+            control=f"HUMAN ({control.get('reason') or 'handed over'}; "
+                    f"{key_label(self, 'handoff')} resumes)", need="")
+
     def action_handoff(self) -> None:
-        """One key: take the browser from the agents, or give it back."""
+        """One key: take the browser from the agents, or give it back (asked of the
+        session: another face may have handed it over or back)."""
+        control = self.session.status().get("handoff") or {}
+        self.human_has_control = bool(control.get("human_has_control",
+                                                  self.human_has_control))
         if self.human_has_control:
             self.submit("resume")
             return

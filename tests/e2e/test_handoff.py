@@ -94,7 +94,7 @@ async def test_state_round_trip_with_three_tabs(fresh, site, display):
     assert [t.url for t in s.tabs][3] == f"{site.url}/report"
     cookies = {c["name"]: c["value"] for c in await s.context.cookies()}
     assert cookies["human"] == "yes"
-    assert "new cookies: human" in result.output
+    assert "Cookies: new human" in result.output
     assert f"{site.url}/report" in result.output  # the tab the human opened is reported
     kinds = [e.kind for e in s.events]
     assert kinds.index(ev.HANDOFF) < kinds.index(ev.RESUMED)
@@ -144,7 +144,7 @@ async def test_first_agent_command_with_old_refs_is_refused(fresh, site, display
     await ok(s, "resume")
     result = await asyncio.wait_for(waiting, 30)
     assert not result.ok and result.exit_code == 1
-    assert "refs are void" in result.error and "Snapshot of tab 1 now" in result.output
+    assert "refs are void" in result.error and "Tab 1 now (refs from before" in result.output
 
 
 

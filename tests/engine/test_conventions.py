@@ -91,7 +91,7 @@ async def test_resume_is_reported_once_and_per_tab(s, site, monkeypatch):
         r = await s.run("resume", source="agent")
     assert r.ok, r.error
     assert r.output.count("handed the browser back") == 1, r.output
-    assert "What the human changed on tab 1" in r.output
+    assert f"Tab 1 (in front): {site.url}/playground -> {site.url}/" in r.output, r.output
     assert f"Tab 2: {site.url}/settle (unchanged)" in r.output, r.output
 
 

@@ -45,3 +45,30 @@ async def test_needs_a_human_then_f10_hands_over_and_back(s, site, monkeypatch):
     finally:
         if s.handoff.active:  # the shared session must not stay handed over
             await s.run("resume")
+
+
+async def test_a_cockpit_attached_during_a_handoff_resumes_with_f10(live, s, site,
+                                                                    monkeypatch):
+    """Attached while the human has control: the cockpit knows it from the session (it
+    saw no `handoff` event), says F10 resumes, and F10 sends `resume`, not `handoff`."""
+    from cockpit.control.remote_session import RemoteSession
+    from cockpit.tui.app import CockpitApp
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    await s.run(f"goto {site.url}/playground")
+    assert (await s.run("handoff --terminal solve it")).ok
+    remote = await RemoteSession(socket_path=str(live.socket)).start()
+    app = CockpitApp(remote, owns_session=False, pictures=False)
+    try:
+        async with app.run_test(size=(180, 50)) as pilot:
+            status = app.query_one(StatusBar).status
+            await until(pilot, lambda: status.control.startswith("HUMAN (solve it"))
+            assert "resumes" in status.control and app.human_has_control
+            await pilot.press("f10")
+            await until(pilot, lambda: not s.handoff.active)
+            assert [r.command for r in app.query_one(CommandLog).rows
+                    if r.command in ("handoff", "resume")] == ["resume"]
+    finally:
+        await remote.close()
+        if s.handoff.active:
+            await s.run("resume")
