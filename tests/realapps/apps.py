@@ -111,10 +111,12 @@ class Shop:
         return str(row[0])
 
     def totp(self) -> str:
-        """A one-time code the server has not seen yet (django-otp refuses a code twice,
-        and accepts the steps next to now)."""
-        now = int(time.time()) // 30
-        step = next(s for s in (now, now + 1, now - 1, now + 2) if s not in self.used_codes)
+        """A one-time code the server will take: django-otp accepts the time steps next to
+        now, but only one later than the last code it took (so at most two a window here,
+        then this waits for the clock)."""
+        step = max(max(self.used_codes, default=0) + 1, int(time.time()) // 30)
+        while step > int(time.time()) // 30 + 1:
+            time.sleep(0.5)
         self.used_codes.add(step)
         digest = hmac.new(TOTP_KEY, struct.pack(">Q", step), hashlib.sha1).digest()
         offset = digest[-1] & 0x0F
