@@ -34,7 +34,22 @@ async def run_all(s: Session, page: str) -> list:
         [await ok(s, "press Control+Enter")]
 
 
+async def leave(s: Session) -> None:
+    """Leave the notebook as a user does: marimo asks before unloading an edited notebook
+    (a beforeunload dialog), and the next test's session must not find it open."""
+    left = await s.run("goto about:blank")
+    if left.ok and "beforeunload dialog opened" in left.output:
+        await ok(s, "dialog accept")
+
+
 async def test_a_cell_edited_and_run_and_the_slider_moved_report_their_outputs(s, notebook):
+    try:
+        await edit_run_and_slide(s, notebook)
+    finally:
+        await leave(s)
+
+
+async def edit_run_and_slide(s: Session, notebook: str) -> None:
     await ok(s, f"goto {notebook}")
     await ok(s, "wait --text 'size.value'")
     ran = await run_all(s, await look(s))
