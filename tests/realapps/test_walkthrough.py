@@ -160,3 +160,42 @@ async def test_a_walkthrough_that_loads_its_sign_in_replays_and_exports_with_it(
     assert made.returncode == 0, made.stderr
     ran = await asyncio.to_thread(run_export, test)
     assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
+
+
+@pytest.mark.xfail(reason="found by these tests, beyond issue 25's list (and item 12): a Streamlit "
+                          "walk does not replay: its button, named by its content, is recorded "
+                          "with the name \"\" (targets.refs_used reads node.name, not the label "
+                          "the snapshot shows), and goto's diff differs between record and "
+                          "replay on a websocket app", strict=True)
+async def test_a_data_app_walkthrough_is_recorded_replayed_exported_and_the_export_passes(
+        data_app, tmp_path):
+    pytest.importorskip("pytest_playwright", reason="pip install pytest-playwright")
+    walk = tmp_path / "walk.jsonl"
+
+    def record() -> None:
+        d = Driver("--session", f"data-{uuid.uuid4().hex[:8]}", "--record", str(walk))
+        try:
+            d.ok(f"goto {data_app}")
+            d.ok("wait --text 'Place order'")
+            page = d.ok("snapshot -i")["output"]
+            d.ok(f"press ArrowRight {ref(page, 'slider', 'Quantity')}")
+            placed = d.ok(f"click {ref(page, 'button', 'Place order')}")
+            assert "Ordered 3 x Garden" in placed["output"], placed["output"]
+        finally:
+            code, err = d.close()
+        assert code == 0 and "Traceback" not in err, err
+
+    await asyncio.to_thread(record)
+    targets = [t for r in records(walk) if r["type"] == "step"
+               for t in (r.get("targets") or {}).values()]
+    assert {"role": "button", "name": "Place order"}.items() <= targets[-1].items(), targets
+    replayed = await asyncio.to_thread(cockpit, "replay", str(walk), "--no-record",
+                                       "--session", f"data-{uuid.uuid4().hex[:8]}")
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    test = tmp_path / "export" / "test_data_walk.py"
+    test.parent.mkdir()
+    made = await asyncio.to_thread(cockpit, "export", str(walk), "--to", "pytest", "-o",
+                                   str(test))
+    assert made.returncode == 0, made.stderr
+    ran = await asyncio.to_thread(run_export, test)
+    assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
