@@ -5,6 +5,7 @@ replays; the recorded site's origin can be moved (`--origin`) to where it runs n
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections import Counter
@@ -14,8 +15,10 @@ from urllib.parse import urlsplit
 
 from ..core.diff import diff_line
 from ..core.parser import command_of, split_words
+from ..core.registry import URL, CommandSpec
 from ..core.secrets import USE
 from ..core.targets import as_ref
+from .location import Place, differs, place_of, recorded_place, same_url
 from .mask import MASK
 from .reader import Recording
 
@@ -25,6 +28,10 @@ if TYPE_CHECKING:
     from ..core.surface import SessionSurface
 
 REPLAYED_SOURCES = {"human", "agent", "script", "replay"}
+# A page that is still becoming the recorded one (a popup closing itself, a redirect)
+# gets this long before a step is refused for running elsewhere.
+PLACE_GRACE_S = 3.0
+REASON_CHARS = 300  # of a list of changes in a reason: whole items, then "and N more"
 
 
 @dataclass
@@ -89,6 +96,7 @@ class Replayer:
         self.old_origin = recorded_origin(rec)
         self.new_origin = origin.rstrip("/") if origin else None
         self.without = set(without)  # secrets nobody gave: their steps are skipped
+        self._before: dict[str, Any] | None = None  # the step before (where it ended)
 
     def move(self, text: str) -> str:
         """The recorded origin replaced by the new one, in URLs with a scheme and in
@@ -104,6 +112,8 @@ class Replayer:
     async def step(self, step: dict[str, Any]) -> StepReport:
         report = StepReport(step["n"], step["command"])
         spec = command_of(step["command"], self.session.registry)
+        expected = recorded_place(step, self._before) if _runs_somewhere(spec) else None
+        self._before = step
         why = None
         if step.get("source") not in REPLAYED_SOURCES:
             why = f"sent by {step.get('source')}, not replayed"
@@ -122,6 +132,14 @@ class Replayer:
             report.reasons.append(why)
             return report
         line = self.move(step["command"])
+        if expected is not None:
+            wrong = await self._wrong_place(Place(expected.tab, self.move(expected.url),
+                                                  expected.title))
+            if wrong is not None:  # whatever it would act on is not what it acted on
+                report.ran, report.status, report.reasons = line, "diverged", [wrong,
+                                                                              "not run"]
+                report.actual = {"place": wrong}
+                return report
         line, notes = await self._find_refs(line, step.get("targets") or {})
         report.ran = line
         if any("is not on the page now" in n for n in notes):
@@ -139,6 +157,19 @@ class Replayer:
         if len(report.reasons) > len(notes):
             report.status = "diverged"
         return report
+
+    async def _wrong_place(self, expected: Place) -> str | None:
+        """Why the session is not where the step ran (None: it is), after giving a page
+        that is still getting there PLACE_GRACE_S."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PLACE_GRACE_S
+        while True:
+            found = place_of(self.session.status().get("active"))
+            why = (differs(expected, found) if found is not None else
+                   f"no tab is open: recorded on {expected}")
+            if why is None or loop.time() >= deadline:
+                return why
+            await asyncio.sleep(0.1)
 
     async def _find_refs(self, line: str, targets: dict[str, dict]) -> tuple[str, list[str]]:
         """The line with each recorded ref replaced by the ref that has its role and name
@@ -186,19 +217,41 @@ def compare(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     if bool(expected["ok"]) != bool(actual["ok"]):
         reasons.append(f"expected {'ok' if expected['ok'] else 'an error'}, got "
                        + ("ok" if actual["ok"] else f"an error: {actual['error']}"))
-    want, got = (expected.get("url") or "").rstrip("/"), (actual.get("url") or "").rstrip("/")
-    if want and got and want != got:
+    want, got = expected.get("url") or "", actual.get("url") or ""
+    if want and got and not same_url(want, got):  # as recorded and as found: whole
         reasons.append(f"expected to end on {want}, got {got}")
     a, b = expected.get("diff"), actual.get("diff")
     if a is not None and b is not None:
         old, new = _shape(a), _shape(b)
         if old != new:
-            lost = ", ".join(_say(c) for c in (old - new).elements())
-            extra = ", ".join(_say(c) for c in (new - old).elements())
+            lost = listed([_say(c) for c in (old - new).elements()])
+            extra = listed([_say(c) for c in (new - old).elements()])
             reasons.append("the page changed differently: " + "; ".join(
-                p for p in (f"missing {lost[:300]}" if lost else "",
-                            f"new {extra[:300]}" if extra else "") if p))
+                p for p in (f"missing {lost}" if lost else "",
+                            f"new {extra}" if extra else "") if p))
     return reasons
+
+
+def listed(items: list[str], limit: int = REASON_CHARS) -> str:
+    """Items joined with commas, as many whole ones as fit in `limit` characters, then
+    how many more: never one cut in the middle."""
+    shown: list[str] = []
+    size = 0
+    for item in items:
+        if shown and size + len(item) + 2 > limit:
+            break
+        shown.append(item)
+        size += len(item) + 2
+    more = len(items) - len(shown)
+    return ", ".join(shown) + (f", and {more} more" if more else "")
+
+
+def _runs_somewhere(spec: CommandSpec | None) -> bool:
+    """Whether where a step starts matters: not for a command that needs no tab, nor for
+    one that goes to the URL it is given, wherever it starts (`goto`)."""
+    if spec is None or not spec.needs_tab:
+        return False
+    return not any(a.kind == URL and not a.optional for a in spec.args)
 
 
 def _shape(diff: dict[str, Any]) -> Counter:
