@@ -9,7 +9,8 @@ that are ids (numbers, UUIDs, long random tokens: `/product/3/change/` is
 Titles are the same with their numbers ignored ("Inbox (3)"). Other URLs (about:blank,
 data:, file:) are compared whole, without their fragment. A recorded step's place is where
 it began (`at`, after any redirect the step before it followed), else where the step
-before it ended.
+before it ended. Replay checks it from the second step on: the first runs wherever the new
+session starts (a recording may begin on a page its session had open).
 """
 
 from __future__ import annotations

@@ -112,7 +112,10 @@ class Replayer:
     async def step(self, step: dict[str, Any]) -> StepReport:
         report = StepReport(step["n"], step["command"])
         spec = command_of(step["command"], self.session.registry)
-        expected = recorded_place(step, self._before) if _runs_somewhere(spec) else None
+        # the first step runs where the new session starts (a recording may begin on a
+        # page its session had open): from the second on, each runs where it ran
+        expected = recorded_place(step, self._before) \
+            if self._before is not None and _runs_somewhere(spec) else None
         self._before = step
         why = None
         if step.get("source") not in REPLAYED_SOURCES:
@@ -146,12 +149,15 @@ class Replayer:
             report.status = "diverged"  # its ref would hit whatever has that number now
             report.reasons = notes + ["not run"]
             return report
+        began = (self.session.status().get("active") or {}).get("url")
         result = await self.session.run(line, source="replay")
-        report.actual = {"ok": result.ok, "error": result.error,
+        report.actual = {"ok": result.ok, "error": result.error, "from": began,
                          "url": (result.data.get("tab") or {}).get("url")
                          or (self.session.status().get("active") or {}).get("url"),
                          "diff": result.data.get("diff")}
+        at = step.get("at") if isinstance(step.get("at"), dict) else {}
         report.expected = {"ok": step.get("ok"), "error": step.get("error"),
+                           "from": self.move(at.get("url") or "") or None,
                            "url": self.move(step.get("url") or ""), "diff": step.get("diff")}
         report.reasons = notes + compare(report.expected, report.actual)
         if len(report.reasons) > len(notes):
@@ -218,7 +224,12 @@ def compare(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
         reasons.append(f"expected {'ok' if expected['ok'] else 'an error'}, got "
                        + ("ok" if actual["ok"] else f"an error: {actual['error']}"))
     want, got = expected.get("url") or "", actual.get("url") or ""
-    if want and got and not same_url(want, got):  # as recorded and as found: whole
+    # a step that left the page where it was, recorded and now, ended where it began:
+    # where that is was checked before it ran (not at all for a first step)
+    stayed = all(isinstance(side.get("from"), str) and same_url(side["from"],
+                                                                side.get("url") or "")
+                 for side in (expected, actual))
+    if want and got and not stayed and not same_url(want, got):  # shown whole
         reasons.append(f"expected to end on {want}, got {got}")
     a, b = expected.get("diff"), actual.get("diff")
     if a is not None and b is not None:
