@@ -136,3 +136,24 @@ def test_replay_shows_urls_whole_and_lists_in_whole_items():
     assert all(item.startswith('+ row "Product number ') and item.endswith('"')
                for item in items[:-1]), reason
     assert len(items) - 1 + int(items[-1].split()[1]) == 40
+
+
+async def test_a_wait_may_find_the_page_it_waited_for_already_there(s, base, tmp_path):
+    """Recorded while the click's page was still coming (it began on the page before),
+    a `wait` that finds this run already on the page it waited for runs: not refused."""
+    path = tmp_path / "wait.jsonl"
+    recorder = Recorder(s, path).start()
+    try:
+        await ok(s, f"goto {base}{START}")
+        await ok(s, "snapshot -i")
+        await ok(s, f"click {ref_of(s, 'link', 'Next')}")
+        await ok(s, "wait --text Save")
+    finally:
+        recorder.close()
+    rec = read(path)
+    rec.steps[3]["at"] = {**rec.steps[3]["at"], "url": f"{base}{START}",
+                          "title": "place-start"}  # as a slower recording saw it begin
+    await ok(s, "goto about:blank")
+    replayer = Replayer(s, rec)
+    reports = [await replayer.step(step) for step in rec.steps]
+    assert [r.status for r in reports] == ["same"] * 4, [r.reasons for r in reports]

@@ -136,8 +136,13 @@ class Replayer:
             return report
         line = self.move(step["command"])
         if expected is not None:
-            wrong = await self._wrong_place(Place(expected.tab, self.move(expected.url),
-                                                  expected.title))
+            places = [expected]
+            if spec is not None and spec.waits_for and isinstance(step.get("url"), str):
+                # a wait is where it should be on the page it waited for, too (this run
+                # may have got there sooner)
+                places.append(Place(step.get("tab"), step["url"], step.get("title") or ""))
+            wrong = await self._wrong_place([Place(p.tab, self.move(p.url), p.title)
+                                             for p in places])
             if wrong is not None:  # whatever it would act on is not what it acted on
                 report.ran, report.status, report.reasons = line, "diverged", [wrong,
                                                                               "not run"]
@@ -164,17 +169,20 @@ class Replayer:
             report.status = "diverged"
         return report
 
-    async def _wrong_place(self, expected: Place) -> str | None:
-        """Why the session is not where the step ran (None: it is), after giving a page
-        that is still getting there PLACE_GRACE_S."""
+    async def _wrong_place(self, places: list[Place]) -> str | None:
+        """Why the session is not where the step ran (the first of `places`, or another
+        it may run on) (None: it is), after giving a page that is still getting there
+        PLACE_GRACE_S."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + PLACE_GRACE_S
         while True:
             found = place_of(self.session.status().get("active"))
-            why = (differs(expected, found) if found is not None else
-                   f"no tab is open: recorded on {expected}")
-            if why is None or loop.time() >= deadline:
-                return why
+            whys = [differs(p, found) if found is not None else
+                    f"no tab is open: recorded on {p}" for p in places]
+            if None in whys:
+                return None
+            if loop.time() >= deadline:
+                return whys[0]
             await asyncio.sleep(0.1)
 
     async def _find_refs(self, line: str, targets: dict[str, dict]) -> tuple[str, list[str]]:
