@@ -130,12 +130,15 @@ def test_a_walk_that_carries_its_sign_in_with_state_load_exports_and_runs(tmp_pa
         assert send(proc, f"state load {signed_in}")["ok"]
         assert send(proc, f"goto {site.url}/inbox")["ok"]
         assert "Archive" in send(proc, "snapshot -i")["output"]  # signed in: the inbox
+        assert send(proc, f"newtab {site.url}/inbox")["ok"]
+        assert send(proc, "closetab")["ok"]  # back on tab 1
         assert send(proc, f"state save {tmp_path / 'after.json'}")["ok"]
     finally:
         proc.stdin.close()
         assert proc.wait(60) == 0
     steps = [r for r in records(path) if r["type"] == "step"]
-    assert [s["command"].split()[0] for s in steps] == ["state", "goto", "snapshot", "state"]
+    assert [s["command"].split()[0] for s in steps] == ["state", "goto", "snapshot", "newtab",
+                                                        "closetab", "state"]
     replayed = subprocess.run(COCKPIT + ["replay", str(path), "--no-record", "--session",
                                          "carried-replay"],
                               capture_output=True, text=True, timeout=180)
@@ -146,6 +149,7 @@ def test_a_walk_that_carries_its_sign_in_with_state_load_exports_and_runs(tmp_pa
     assert made.returncode == 0, made.stderr
     code = out.read_text()
     assert f"load_state(page, {str(signed_in)!r})" in code
+    assert "page.close()\n    page = tab(page, 1)\n" in code
     assert "expect(page).to_have_url(ORIGIN + '/inbox')" in code  # not the login page
     assert f"page.context.storage_state(path={str(tmp_path / 'after.json')!r})" in code
     ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",

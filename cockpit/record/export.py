@@ -54,6 +54,13 @@ def tab(page: Page, n: int) -> Page:
     return page
 
 
+def after_close(page: Page, n: int) -> Page:
+    """Tab n, once the tab the test is on has closed itself (a popup, after its form)."""
+    if not page.is_closed():
+        page.wait_for_event("close")
+    return tab(page, n)
+
+
 def load_state(page: Page, path: str) -> None:
     """`state load`: the cookies and each site's localStorage that `state save` wrote
     (a relative path is taken from where the test runs)."""
@@ -101,8 +108,8 @@ def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
         body = _step(step, origin, registry)
         at = step.get("at") if isinstance(step.get("at"), dict) else {}
         if body and not body[0].startswith("#") and isinstance(at.get("tab"), int) \
-                and at["tab"] != on_tab:  # recorded on another tab (a popup closed itself)
-            body = [f"page = tab(page, {at['tab']})", *body]
+                and at["tab"] != on_tab:  # no `tab` step switched: the tab it was on
+            body = [f"page = after_close(page, {at['tab']})", *body]  # closed itself
         if body:
             lines.append(f"    # step {step['n']}: {_comment(step['command'])}")
             lines += [f"    {b}" for b in body]
@@ -154,6 +161,10 @@ def _step(step: dict[str, Any], origin: str, registry: Registry) -> list[str]:
         return out + ([f"page.goto({_url(p['url'], origin)})"] if p.get("url") else [])
     if name == "wait":
         return _wait(p)
+    if name == "closetab":  # then the tab the recording went on with
+        close = f"page.context.pages[{int(p['n']) - 1}].close()" if p.get("n") else \
+            "page.close()"
+        return [close, f"page = tab(page, {int(step.get('tab') or 1)})"]
     if name == "state":  # its file, as given (a relative one: from where the test runs)
         if p["action"] == "save":
             return [f"page.context.storage_state(path={p['file']!r})"]

@@ -123,7 +123,7 @@ async def test_a_recorded_admin_walk_replays_on_its_own_pages_and_exports(
                           capture_output=True, text=True, timeout=60)
     assert made.returncode == 0, made.stderr
     code = test.read_text()
-    assert f"load_state(page, {str(login)!r})" in code and "page = tab(page, 1)" in code
+    assert f"load_state(page, {str(login)!r})" in code and "page = after_close(page, 1)" in code
     ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "-p", "playwright", test.name], cwd=tmp_path,
                          capture_output=True, text=True, timeout=300, env=os.environ)
