@@ -1,5 +1,6 @@
 """Run a recording again in a new session and report every step whose outcome (ok or
-error, URL, what changed) differs; exit 1 on any divergence.
+error, URL, what changed) differs, or that would run on another page than it was recorded
+on (refused); stop at the first divergence (--keep-going: report them all); exit 1 on any.
 
 The new session is a live one like every face's: recorded unless --no-record, reachable
 with `cockpit exec`."""
@@ -32,6 +33,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--origin", metavar="URL",
                         help="where the recorded site runs now, e.g. http://127.0.0.1:8001")
     parser.add_argument("--json", action="store_true", help="one JSON line per step")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="go on after a step diverges (a step on the wrong page is "
+                             "still refused); default: stop at the first divergence")
     add_session_options(parser)
 
 
@@ -69,8 +73,12 @@ async def replay_main(args: argparse.Namespace) -> int:
     if not args.json:
         skipped = sum(r.status == "skipped" for r in reports)
         which = f" ({', '.join(map(str, diverged))})" if diverged else ""
-        print(f"{len(reports)} steps: {len(reports) - len(diverged) - skipped} as recorded, "
-              f"{len(diverged)} diverged{which}, {skipped} skipped")
+        left = len(rec.steps) - len(reports)
+        why = (" (stopped at the first divergence: --keep-going runs them)"
+               if diverged and not args.keep_going else "")
+        print(f"{len(rec.steps)} steps: {len(reports) - len(diverged) - skipped} as "
+              f"recorded, {len(diverged)} diverged{which}, {skipped} skipped"
+              + (f", {left} not run{why}" if left else ""))
     return EXIT_FAILED if diverged else EXIT_OK
 
 
@@ -90,6 +98,8 @@ async def _replay(session: SessionSurface, rec: Recording,
                               "reasons": report.reasons}), flush=True)
         else:
             print(report.line, flush=True)
+        if report.status == "diverged" and not args.keep_going:
+            break  # what follows was recorded on the page this step should have made
     return reports
 
 

@@ -78,11 +78,17 @@ class Masker:
         line = json.dumps(record, ensure_ascii=False, default=str)
         return STRING.sub(lambda m: self.text(m.group(0)), line)
 
-    def learn_from(self, command: str, data: dict[str, Any]) -> None:
-        """Values this step puts on the page or in the browser that are secret."""
-        for step in data.get("steps") or []:  # a chain: each of its steps
+    def learn_from(self, command: str, data: Any) -> None:
+        """Values this step puts on the page or in the browser that are secret.
+
+        Any result data is taken, whatever its shape: commands share field names with
+        other meanings (`state` reports `cookies` as a count, `cookies` as a list of
+        them), so each field is read only when it has the shape of what it stands for."""
+        if not isinstance(data, dict):
+            data = {}
+        for step in _list(data.get("steps")):  # a chain: each of its steps
             if isinstance(step, dict) and isinstance(step.get("command"), str):
-                self.learn_from(step["command"], step.get("data") or {})
+                self.learn_from(step["command"], step.get("data"))
         try:
             inv = parse(command, self.registry)
         except CommandError:  # it did not run, so it put nothing on the page
@@ -97,7 +103,7 @@ class Masker:
             value = params.get(arg)
             if isinstance(value, str):
                 self.add(value, least=1)
-        for cookie in data.get("cookies") or []:
+        for cookie in _list(data.get("cookies")):  # the cookies listed (not a count)
             if isinstance(cookie, dict) and isinstance(cookie.get("value"), str):
                 self.add(cookie["value"], least=4)
         storage = data.get("storage")
@@ -111,11 +117,13 @@ class Masker:
         count = len(taken | set(self._typed_names.values()))
         return f"$PASSWORD{count + 1 if count else ''}"
 
-    def name_typed(self, command: str, data: dict[str, Any]) -> str:
+    def name_typed(self, command: str, data: Any) -> str:
         """The command as the session showed it, each typed password as the mask, with the
         masks of the steps that typed one (`data.secret_id`, in step order) turned into
         the names replay asks for: $PASSWORD, $PASSWORD2... (one per distinct value)."""
-        steps = [s.get("data") for s in data.get("steps") or [] if isinstance(s, dict)]
+        if not isinstance(data, dict):
+            data = {}
+        steps = [s.get("data") for s in _list(data.get("steps")) if isinstance(s, dict)]
         at = 0
         for step in [*steps, data]:
             n = step.get("secret_id") if isinstance(step, dict) else None
@@ -147,3 +155,8 @@ class Masker:
         if "bearer" in lower or "token" in lower or "basic" in lower:
             text = LABELLED.sub(lambda m: m.group(1) + m.group(2) + MASK, text)
         return text
+
+
+def _list(value: Any) -> list[Any]:
+    """The items of a list field, or none when the field holds something else."""
+    return value if isinstance(value, list) else []

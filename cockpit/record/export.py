@@ -23,6 +23,7 @@ Exported by Cockpit from {source}. Run it with pytest (pytest-playwright's `page
 $COCKPIT_ORIGIN moves it to another copy of the site{secrets_note}.
 """
 
+import json
 import os
 import re
 import shutil
@@ -53,6 +54,33 @@ def tab(page: Page, n: int) -> Page:
     return page
 
 
+def after_close(page: Page, n: int) -> Page:
+    """Tab n, once the tab the test is on has closed itself (a popup, after its form)."""
+    if not page.is_closed():
+        page.wait_for_event("close")
+    return tab(page, n)
+
+
+def load_state(page: Page, path: str) -> None:
+    """`state load`: the cookies and each site's localStorage that `state save` wrote
+    (a relative path is taken from where the test runs)."""
+    with open(path, encoding="utf-8") as file:
+        state = json.load(file)
+    page.context.add_cookies(state.get("cookies") or [])
+    for origin in state.get("origins") or []:
+        items = origin.get("localStorage") or []
+        if not items or not origin.get("origin", "").startswith("http"):
+            continue
+        blank = page.context.new_page()  # the site's storage, written from a blank page
+        url = origin["origin"].rstrip("/") + "/__cockpit_state__"
+        blank.route(url, lambda route: route.fulfill(body="<title>state</title>",
+                                                     content_type="text/html"))
+        blank.goto(url)
+        blank.evaluate("items => items.forEach(i => localStorage.setItem(i.name, i.value))",
+                       items)
+        blank.close()
+
+
 def test_{name}(page: Page) -> None:
     page.set_default_timeout(float(os.environ.get("COCKPIT_TIMEOUT_MS", 10_000)))
 '''
@@ -75,13 +103,21 @@ def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
                                  f", {len(rec.steps)} steps).", source=rec.path.name,
                            secrets_note=note, origin=origin, name=name)]
     url = None
+    on_tab = 1  # the tab the test is on, as the recording numbers them
     for step in rec.steps:
         body = _step(step, origin, registry)
+        at = step.get("at") if isinstance(step.get("at"), dict) else {}
+        if body and not body[0].startswith("#") and isinstance(at.get("tab"), int) \
+                and at["tab"] != on_tab:  # no `tab` step switched: the tab it was on
+            body = [f"page = after_close(page, {at['tab']})", *body]  # closed itself
         if body:
             lines.append(f"    # step {step['n']}: {_comment(step['command'])}")
             lines += [f"    {b}" for b in body]
+        if body and isinstance(step.get("tab"), int):
+            on_tab = step["tab"]
         new_url = step.get("url")
-        if body and step.get("ok") and new_url and new_url != url and \
+        began = at.get("url") if isinstance(at.get("url"), str) else url
+        if body and step.get("ok") and new_url and new_url != began and \
                 new_url.startswith("http") and not body[0].startswith("#"):
             lines.append(f"    expect(page).to_have_url({_url(new_url, origin)})")
         url = new_url or url
@@ -125,6 +161,14 @@ def _step(step: dict[str, Any], origin: str, registry: Registry) -> list[str]:
         return out + ([f"page.goto({_url(p['url'], origin)})"] if p.get("url") else [])
     if name == "wait":
         return _wait(p)
+    if name == "closetab":  # then the tab the recording went on with
+        close = f"page.context.pages[{int(p['n']) - 1}].close()" if p.get("n") else \
+            "page.close()"
+        return [close, f"page = tab(page, {int(step.get('tab') or 1)})"]
+    if name == "state":  # its file, as given (a relative one: from where the test runs)
+        if p["action"] == "save":
+            return [f"page.context.storage_state(path={p['file']!r})"]
+        return [f"load_state(page, {p['file']!r})"]
     return [f"# not exported (no pytest form yet): {_comment(step['command'])}"]
 
 

@@ -11,7 +11,8 @@ from typing import Any
 from .recorder import FORMAT, VERSION
 
 STEP_FIELDS = {"type", "n", "time", "source", "command", "ok", "exit_code", "ms", "output",
-               "error", "tab", "url", "diff", "targets", "needs", "handoff"}
+               "error", "tab", "url", "title", "diff", "targets", "needs", "handoff",
+               "at", "client"}
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..core import events as ev
 from ..core.redact import PASSWORDISH
-from .mask import Masker
+from .mask import MASK, Masker
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,7 @@ class Recorder:
             self.masker.also.append(redactor.files)
         self.steps = 0
         self._targets: dict[Any, dict[str, dict[str, Any]]] = {}
+        self._at: dict[Any, dict[str, Any] | None] = {}  # where each started step began
         self._fd: int | None = None
         self._size = 0  # bytes of whole lines in the file: where a cut line is cut back to
         self.failed: str | None = None  # why writing stopped, once it has
@@ -127,8 +128,10 @@ class Recorder:
         try:
             if event.kind == ev.COMMAND_STARTED:
                 self._targets[event.data["id"]] = event.data.get("targets") or {}
+                self._at[event.data["id"]] = self._where()
                 if len(self._targets) > MAX_OPEN_STEPS:  # steps that never finished
                     del self._targets[next(iter(self._targets))]
+                    del self._at[next(iter(self._at))]
             elif event.kind == ev.COMMAND_FINISHED:
                 self._step(event)
             elif event.kind == ev.AGENT_OUTPUT:
@@ -141,6 +144,15 @@ class Recorder:
         except Exception as exc:  # a bug of ours in one record: said, and the next goes on
             log.exception("recording a %s event to %s failed", event.kind, self.path)
             self.session.bus.emit(ev.RECORDING_FAILED, path=str(self.path), error=repr(exc))
+
+    def _where(self) -> dict[str, Any] | None:
+        """The active tab as a step starts (the session runs one step at a time, so this
+        is where it runs): its number, URL and title."""
+        active = self.session.status().get("active")
+        if not isinstance(active, dict):
+            return None
+        return {"tab": active.get("index"), "url": active.get("url"),
+                "title": active.get("title")}
 
     def _failed(self, exc: OSError) -> None:
         """Stop writing (a full disk would fail every step again) and say so: the log,
@@ -187,29 +199,67 @@ class Recorder:
                      "data": {**_small(data), "lines": lines, "dropped": dropped}})
 
     def _step(self, event) -> None:
+        """One finished step, always: when its data cannot be read for what to mask (a
+        bug of ours), it is logged and the step still recorded, in the safe form."""
         data = event.data
-        details = data.get("data") or {}
         targets = self._targets.pop(data["id"], {})
+        at = self._at.pop(data["id"], None)
+        self.steps += 1
+        try:
+            record = self._full_step(event, targets, at)
+        except Exception as exc:  # logged; the safe form below is recorded
+            log.exception("masking step %d (%s) for %s failed: recorded without its "
+                          "output, diff and arguments", self.steps,
+                          str(data.get("command", "")).split(" ", 1)[0], self.path)
+            record = self._safe_step(event, targets, at, exc)
+        self._write(record)
+
+    def _full_step(self, event, targets: dict[str, dict[str, Any]],
+                   at: dict[str, Any] | None) -> dict[str, Any]:
+        data = event.data
+        details = data.get("data") if isinstance(data.get("data"), dict) else {}
         if any(PASSWORDISH.search(t["name"]) for t in targets.values()):
             details = {**details, "secret": True}  # even when the step failed before typing
         self.masker.learn_from(data["command"], details)
         command = self.masker.name_typed(data["command"], details)
-        self.steps += 1
         tab = details.get("tab") or self.session.status().get("active") or {}
         record = {"type": "step", "n": self.steps, "time": event.time,
                   "source": data["source"], "command": command, "ok": data["ok"],
                   "exit_code": data["exit_code"], "ms": data["ms"],
                   "output": (data["output"] or "")[:MAX_OUTPUT], "error": data["error"],
-                  "tab": tab.get("index"), "url": tab.get("url"),
+                  "tab": tab.get("index"), "url": tab.get("url"), "title": tab.get("title"),
                   "diff": details.get("diff"),
                   "targets": targets}
+        if at is not None:  # where it ran: replay checks it is there before running it
+            record["at"] = at
         if data.get("client"):  # the agent program that sent it (an MCP client's name)
             record["client"] = data["client"]
         if "needs" in details:
             record["needs"] = details["needs"]
         if isinstance(details.get("handoff"), dict):
             record["handoff"] = _small(details["handoff"])
-        self._write(record)
+        return record
+
+    def _safe_step(self, event, targets: dict[str, dict[str, Any]],
+                   at: dict[str, Any] | None, exc: Exception) -> dict[str, Any]:
+        """The step with nothing that may hold a secret the masker did not learn: its
+        arguments (but refs and flags, which replay needs and which hold none), output,
+        error text and diff left out; where it ran and how it ended kept."""
+        data = event.data
+        words = str(data.get("command", "")).split()
+        command = " ".join(words[:1] + [w if w.startswith(("@", "-")) else MASK
+                                        for w in words[1:]])
+        why = f"(not recorded: masking this step failed, {type(exc).__name__}; see the log)"
+        active = self.session.status().get("active") or {}
+        record = {"type": "step", "n": self.steps, "time": event.time,
+                  "source": data.get("source"), "command": command, "ok": data.get("ok"),
+                  "exit_code": data.get("exit_code"), "ms": data.get("ms"),
+                  "output": why, "error": None if data.get("ok") else why,
+                  "tab": active.get("index"), "url": active.get("url"),
+                  "title": active.get("title"), "diff": None, "targets": targets}
+        if at is not None:
+            record["at"] = at
+        return record
 
 
 def _small(data: dict[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ replays; the recorded site's origin can be moved (`--origin`) to where it runs n
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections import Counter
@@ -14,8 +15,10 @@ from urllib.parse import urlsplit
 
 from ..core.diff import diff_line
 from ..core.parser import command_of, split_words
+from ..core.registry import URL, CommandSpec
 from ..core.secrets import USE
 from ..core.targets import as_ref
+from .location import Place, differs, place_of, recorded_place, same_url
 from .mask import MASK
 from .reader import Recording
 
@@ -25,6 +28,10 @@ if TYPE_CHECKING:
     from ..core.surface import SessionSurface
 
 REPLAYED_SOURCES = {"human", "agent", "script", "replay"}
+# A page that is still becoming the recorded one (a popup closing itself, a redirect)
+# gets this long before a step is refused for running elsewhere.
+PLACE_GRACE_S = 3.0
+REASON_CHARS = 300  # of a list of changes in a reason: whole items, then "and N more"
 
 
 @dataclass
@@ -89,6 +96,7 @@ class Replayer:
         self.old_origin = recorded_origin(rec)
         self.new_origin = origin.rstrip("/") if origin else None
         self.without = set(without)  # secrets nobody gave: their steps are skipped
+        self._before: dict[str, Any] | None = None  # the step before (where it ended)
 
     def move(self, text: str) -> str:
         """The recorded origin replaced by the new one, in URLs with a scheme and in
@@ -104,6 +112,11 @@ class Replayer:
     async def step(self, step: dict[str, Any]) -> StepReport:
         report = StepReport(step["n"], step["command"])
         spec = command_of(step["command"], self.session.registry)
+        # the first step runs where the new session starts (a recording may begin on a
+        # page its session had open): from the second on, each runs where it ran
+        expected = recorded_place(step, self._before) \
+            if self._before is not None and _runs_somewhere(spec) else None
+        self._before = step
         why = None
         if step.get("source") not in REPLAYED_SOURCES:
             why = f"sent by {step.get('source')}, not replayed"
@@ -122,23 +135,55 @@ class Replayer:
             report.reasons.append(why)
             return report
         line = self.move(step["command"])
+        if expected is not None:
+            places = [expected]
+            if spec is not None and spec.waits_for and isinstance(step.get("url"), str):
+                # a wait is where it should be on the page it waited for, too (this run
+                # may have got there sooner)
+                places.append(Place(step.get("tab"), step["url"], step.get("title") or ""))
+            wrong = await self._wrong_place([Place(p.tab, self.move(p.url), p.title)
+                                             for p in places])
+            if wrong is not None:  # whatever it would act on is not what it acted on
+                report.ran, report.status, report.reasons = line, "diverged", [wrong,
+                                                                              "not run"]
+                report.actual = {"place": wrong}
+                return report
         line, notes = await self._find_refs(line, step.get("targets") or {})
         report.ran = line
         if any("is not on the page now" in n for n in notes):
             report.status = "diverged"  # its ref would hit whatever has that number now
             report.reasons = notes + ["not run"]
             return report
+        began = (self.session.status().get("active") or {}).get("url")
         result = await self.session.run(line, source="replay")
-        report.actual = {"ok": result.ok, "error": result.error,
+        report.actual = {"ok": result.ok, "error": result.error, "from": began,
                          "url": (result.data.get("tab") or {}).get("url")
                          or (self.session.status().get("active") or {}).get("url"),
                          "diff": result.data.get("diff")}
+        at = step.get("at") if isinstance(step.get("at"), dict) else {}
         report.expected = {"ok": step.get("ok"), "error": step.get("error"),
+                           "from": self.move(at.get("url") or "") or None,
                            "url": self.move(step.get("url") or ""), "diff": step.get("diff")}
         report.reasons = notes + compare(report.expected, report.actual)
         if len(report.reasons) > len(notes):
             report.status = "diverged"
         return report
+
+    async def _wrong_place(self, places: list[Place]) -> str | None:
+        """Why the session is not where the step ran (the first of `places`, or another
+        it may run on) (None: it is), after giving a page that is still getting there
+        PLACE_GRACE_S."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PLACE_GRACE_S
+        while True:
+            found = place_of(self.session.status().get("active"))
+            whys = [differs(p, found) if found is not None else
+                    f"no tab is open: recorded on {p}" for p in places]
+            if None in whys:
+                return None
+            if loop.time() >= deadline:
+                return whys[0]
+            await asyncio.sleep(0.1)
 
     async def _find_refs(self, line: str, targets: dict[str, dict]) -> tuple[str, list[str]]:
         """The line with each recorded ref replaced by the ref that has its role and name
@@ -186,19 +231,46 @@ def compare(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     if bool(expected["ok"]) != bool(actual["ok"]):
         reasons.append(f"expected {'ok' if expected['ok'] else 'an error'}, got "
                        + ("ok" if actual["ok"] else f"an error: {actual['error']}"))
-    want, got = (expected.get("url") or "").rstrip("/"), (actual.get("url") or "").rstrip("/")
-    if want and got and want != got:
+    want, got = expected.get("url") or "", actual.get("url") or ""
+    # a step that left the page where it was, recorded and now, ended where it began:
+    # where that is was checked before it ran (not at all for a first step)
+    stayed = all(isinstance(side.get("from"), str) and same_url(side["from"],
+                                                                side.get("url") or "")
+                 for side in (expected, actual))
+    if want and got and not stayed and not same_url(want, got):  # shown whole
         reasons.append(f"expected to end on {want}, got {got}")
     a, b = expected.get("diff"), actual.get("diff")
     if a is not None and b is not None:
         old, new = _shape(a), _shape(b)
         if old != new:
-            lost = ", ".join(_say(c) for c in (old - new).elements())
-            extra = ", ".join(_say(c) for c in (new - old).elements())
+            lost = listed([_say(c) for c in (old - new).elements()])
+            extra = listed([_say(c) for c in (new - old).elements()])
             reasons.append("the page changed differently: " + "; ".join(
-                p for p in (f"missing {lost[:300]}" if lost else "",
-                            f"new {extra[:300]}" if extra else "") if p))
+                p for p in (f"missing {lost}" if lost else "",
+                            f"new {extra}" if extra else "") if p))
     return reasons
+
+
+def listed(items: list[str], limit: int = REASON_CHARS) -> str:
+    """Items joined with commas, as many whole ones as fit in `limit` characters, then
+    how many more: never one cut in the middle."""
+    shown: list[str] = []
+    size = 0
+    for item in items:
+        if shown and size + len(item) + 2 > limit:
+            break
+        shown.append(item)
+        size += len(item) + 2
+    more = len(items) - len(shown)
+    return ", ".join(shown) + (f", and {more} more" if more else "")
+
+
+def _runs_somewhere(spec: CommandSpec | None) -> bool:
+    """Whether where a step starts matters: not for a command that needs no tab, nor for
+    one that goes to the URL it is given, wherever it starts (`goto`)."""
+    if spec is None or not spec.needs_tab:
+        return False
+    return not any(a.kind == URL and not a.optional for a in spec.args)
 
 
 def _shape(diff: dict[str, Any]) -> Counter:

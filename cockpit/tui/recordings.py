@@ -243,6 +243,12 @@ class RecordingsScreen(ModalScreen):
                 self.next_index += 1
                 if self.is_attached:  # the screen may have been closed meanwhile
                     self._mark(index, report.status)
+                if report.status == "diverged":  # as `cockpit replay` without --keep-going
+                    self.stop_at = None
+                    self.app.notify(f"step {report.n} diverged: {clean(report.reasons[0])}"
+                                    if report.reasons else f"step {report.n} diverged",
+                                    title="Walkthrough stopped (n or g goes on)",
+                                    severity="warning", timeout=20, markup=False)
         except Exception as exc:  # noqa: BLE001  a worker's error is silent: say it, the screen stays
             self.app.notify(f"the walkthrough stopped at step {self.next_index + 1}: "
                             f"{type(exc).__name__}: {exc}", title="Walkthrough",

@@ -98,3 +98,61 @@ def test_a_walk_written_without_a_scheme_moves_and_its_export_runs_as_printed(tm
                 assert "1 passed" in ran.stdout, (cwd, ran.stdout + ran.stderr)
         finally:
             shutil.rmtree(inside)
+
+
+def test_a_walk_that_carries_its_sign_in_with_state_load_exports_and_runs(tmp_path, site):
+    """`state save` after signing in, `state load` to start signed in: both are recorded,
+    replay as recorded, and the exported test loads the state and reaches the inbox."""
+    from test_recording import records, send, start
+    from test_run_cli import ref
+    pytest.importorskip("pytest_playwright", reason="pip install pytest-playwright")
+    signed_in = tmp_path / "signed-in.json"
+    proc = start(["--no-record"])
+    try:  # signing in (the CAPTCHA and the code) is not part of the walk
+        send(proc, f"goto {site.url}/login")
+        page = send(proc, "snapshot -i")["output"]
+        send(proc, f"fill {ref(page, 'textbox', 'Email')} {site.email}")
+        send(proc, f"fill {ref(page, 'textbox', 'Password')} {site.password}")
+        send(proc, f"click {ref(page, 'button', 'Sign in')}")
+        page = send(proc, "snapshot -i")["output"]
+        send(proc, f"fill {ref(page, 'textbox', 'code')} {site.mfa_code}")
+        send(proc, f"click {ref(page, 'button', 'Verify')}")
+        page = send(proc, "snapshot -i")["output"]
+        send(proc, f"fill {ref(page, 'textbox', 'characters')} {site.captcha_answer}")
+        assert send(proc, f"click {ref(page, 'button', 'Continue')}")["ok"]
+        assert send(proc, f"state save {signed_in}")["ok"]
+    finally:
+        proc.stdin.close()
+        assert proc.wait(60) == 0
+    path = tmp_path / "carried.jsonl"
+    proc = start(["--record", str(path)])
+    try:
+        assert send(proc, f"state load {signed_in}")["ok"]
+        assert send(proc, f"goto {site.url}/inbox")["ok"]
+        assert "Archive" in send(proc, "snapshot -i")["output"]  # signed in: the inbox
+        assert send(proc, f"newtab {site.url}/inbox")["ok"]
+        assert send(proc, "closetab")["ok"]  # back on tab 1
+        assert send(proc, f"state save {tmp_path / 'after.json'}")["ok"]
+    finally:
+        proc.stdin.close()
+        assert proc.wait(60) == 0
+    steps = [r for r in records(path) if r["type"] == "step"]
+    assert [s["command"].split()[0] for s in steps] == ["state", "goto", "snapshot", "newtab",
+                                                        "closetab", "state"]
+    replayed = subprocess.run(COCKPIT + ["replay", str(path), "--no-record", "--session",
+                                         "carried-replay"],
+                              capture_output=True, text=True, timeout=180)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    out = tmp_path / "test_carried.py"
+    made = subprocess.run(COCKPIT + ["export", str(path), "--to", "pytest", "-o", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    code = out.read_text()
+    assert f"load_state(page, {str(signed_in)!r})" in code
+    assert "page.close()\n    page = tab(page, 1)\n" in code
+    assert "expect(page).to_have_url(ORIGIN + '/inbox')" in code  # not the login page
+    assert f"page.context.storage_state(path={str(tmp_path / 'after.json')!r})" in code
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          out.name], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=180)
+    assert "1 passed" in ran.stdout, code + ran.stdout + ran.stderr

@@ -55,9 +55,12 @@ def test_replay_passes_then_reports_the_step_a_changed_site_breaks(tmp_path, sit
         missing.stderr
     site.variant = "changed"  # the inbox's Archive button is now "File away"
     try:
-        changed = replay(path, site, "--json")
+        stopped = replay(path, site, "--json")
+        changed = replay(path, site, "--json", "--keep-going")
     finally:
         site.variant = "normal"
+    assert stopped.returncode == 1  # at the first divergence, by default
+    assert [json.loads(line)["n"] for line in stopped.stdout.splitlines()][-1] == 11
     assert changed.returncode == 1
     reports = [json.loads(line) for line in changed.stdout.splitlines()]
     diverged = [r for r in reports if r["status"] == "diverged"]

@@ -111,3 +111,40 @@ async def test_the_walkthrough_asks_for_a_missing_secret_or_skips_its_steps(
             assert await s.active.page.input_value(password) == ""
     finally:
         s.secrets.values.pop("PASSWORD", None)
+
+
+async def test_the_walkthrough_stops_at_a_step_on_the_wrong_page(s, site, tmp_path,
+                                                                  monkeypatch):
+    """`g` to the last step stops at the first divergence, as `cockpit replay` does: the
+    step recorded on the sign-in page is refused on another page and says where it is;
+    `n` goes on (refused again: still the wrong page)."""
+    monkeypatch.setenv("COCKPIT_RECORDINGS_DIR", str(tmp_path))
+    recorder = Recorder(s, tmp_path / "walk.jsonl").start()
+    try:
+        await ok(s, f"goto {site.url}/login")
+        await ok(s, "snapshot -i")
+        email = next(r for r, n in s.active.snapshot.refs.items() if n.name == "Email")
+        await ok(s, f"fill @{email} {site.email}")
+        await ok(s, f"fill @{email} {site.email}")
+    finally:
+        recorder.close()
+    await ok(s, "goto about:blank")
+    app = app_for(s)
+    async with app.run_test(size=(180, 50)) as pilot:
+        await pilot.press("f12")
+        await until(pilot, lambda: isinstance(app.screen, RecordingsScreen))
+        await pilot.press("enter")
+        steps = app.screen.query_one("#recording-steps", DataTable)
+        await until(pilot, lambda: steps.row_count == 4)
+        await pilot.press("n")
+        await until(pilot, lambda: cell(app, 0, 6) == "as recorded")
+        await ok(s, f"goto {site.url}/reference")  # meanwhile, the page was moved on
+        steps.move_cursor(row=3)
+        await pilot.press("g")
+        await until(pilot, lambda: cell(app, 1, 6) == "DIVERGED", timeout=20)
+        await until(pilot, lambda: not app.screen.walking, timeout=20)
+        assert cell(app, 2, 6) == "" and cell(app, 3, 6) == ""  # stopped there
+        replayed = str(app.screen.query_one("#replayed-side", Static).render())
+        assert "wrong page: recorded on tab 1" in replayed and "/reference" in replayed
+        await pilot.press("n")  # goes on
+        await until(pilot, lambda: cell(app, 2, 6) == "DIVERGED", timeout=20)
