@@ -46,8 +46,9 @@ def place_of(info: Any) -> Place | None:
     if not isinstance(info, dict) or not isinstance(info.get("url"), str):
         return None
     tab = info.get("tab", info.get("index"))
+    title = info.get("title")
     return Place(tab if isinstance(tab, int) else None, info["url"],
-                 info.get("title") if isinstance(info.get("title"), str) else "")
+                 title if isinstance(title, str) else "")
 
 
 def recorded_place(step: dict[str, Any], before: dict[str, Any] | None) -> Place | None:

@@ -160,7 +160,8 @@ class Replayer:
                          "url": (result.data.get("tab") or {}).get("url")
                          or (self.session.status().get("active") or {}).get("url"),
                          "diff": result.data.get("diff")}
-        at = step.get("at") if isinstance(step.get("at"), dict) else {}
+        recorded_at = step.get("at")
+        at: dict[str, Any] = recorded_at if isinstance(recorded_at, dict) else {}
         report.expected = {"ok": step.get("ok"), "error": step.get("error"),
                            "from": self.move(at.get("url") or "") or None,
                            "url": self.move(step.get("url") or ""), "diff": step.get("diff")}
