@@ -43,16 +43,22 @@ def refs_used(snap: Snapshot | None, line: str) -> dict[str, dict[str, str | int
         node = snap.refs.get(live)
         if node is not None:
             found[ref] = {"role": node.role, "name": node.name, "nth": _nth(snap, live)}
+            if not node.name and node.label:
+                # nameless to Playwright (`<button><p>Place order</p></button>`), named by
+                # its words on screen as `snapshot -i` names it: replay and export find it so
+                found[ref]["label"] = node.label
     return found
 
 
 def _nth(snap: Snapshot, ref: str) -> int:
-    """How many elements of the ref's role and name come before it (document order)."""
+    """How many elements of the ref's role and label (its name, or its words when it has
+    none) come before it, in document order: its place among those replay would take
+    for it (refs_info names each element by its label)."""
     node, count = snap.refs[ref], 0
     for other, n in snap.refs.items():
         if other == ref:
             return count
-        count += n.role == node.role and n.name == node.name
+        count += n.role == node.role and (n.label or n.name) == (node.label or node.name)
     return count
 
 

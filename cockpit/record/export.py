@@ -184,7 +184,10 @@ def _locator(target: str, targets: dict[str, dict]) -> str:
     want = targets.get(ref)
     if want is None:  # a ref the recording could not name: nothing stable to find it by
         return f"page.locator({('aria-ref=' + ref)!r})  # recorded without its name"
-    loc = f"page.get_by_role({want['role']!r}, name={want['name']!r}, exact=True)"
+    if want.get("label") and not want["name"]:  # nameless to Playwright: by its words
+        loc = f"page.get_by_role({want['role']!r}).filter(has_text={want['label']!r})"
+    else:
+        loc = f"page.get_by_role({want['role']!r}, name={want['name']!r}, exact=True)"
     return loc + (f".nth({want['nth']})" if want.get("nth") else "")
 
 

@@ -204,18 +204,17 @@ class Replayer:
             if want is None or ref is None:  # want is None whenever ref is (for mypy)
                 out.append(word)
                 continue
-            same = [r for r, role, name, _ in refs
-                    if role == want["role"] and name == want["name"]]
+            # refs are named as `snapshot -i` names them: a nameless button by its words
+            label = want.get("label") or want["name"]
+            same = [r for r, role, name, _ in refs if role == want["role"] and name == label]
             nth = want.get("nth", 0)
             found = same[nth] if nth < len(same) else None  # not another one of its kind
             if found is None:
-                notes.append(f"@{ref} ({want['role']} \"{want['name']}\") is not on the page "
-                             "now")
+                notes.append(f"@{ref} ({want['role']} \"{label}\") is not on the page now")
                 out.append(word)
             else:
                 if found != ref:
-                    notes.append(f"@{ref} is @{found} now (same {want['role']} "
-                                 f"\"{want['name']}\")")
+                    notes.append(f"@{ref} is @{found} now (same {want['role']} \"{label}\")")
                 out.append(word.replace(ref, found))
         return _join(out), notes
 

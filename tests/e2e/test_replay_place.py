@@ -157,3 +157,44 @@ async def test_a_wait_may_find_the_page_it_waited_for_already_there(s, base, tmp
     replayer = Replayer(s, rec)
     reports = [await replayer.step(step) for step in rec.steps]
     assert [r.status for r in reports] == ["same"] * 4, [r.reasons for r in reports]
+
+
+WORDY = page("place-wordy", (  # buttons named only by their words (Streamlit's)
+    "<button onclick=\"document.title='cancelled'\"><p>Cancel</p></button>"
+    "<button onclick=\"document.title='ordered'\"><div><p>Place order</p></div></button>"))
+
+
+def labelled(s, role: str, label: str) -> str:
+    """The ref of the element `snapshot -i` names so (by its words, when nameless)."""
+    return next("@" + ref for ref, node in s.active.snapshot.refs.items()
+                if node.role == role and node.label == label)
+
+
+async def test_a_button_named_by_its_words_is_found_again_and_exported_by_them(
+        s, base, tmp_path):
+    from cockpit.record.export import to_pytest
+    path = tmp_path / "wordy.jsonl"
+    recorder = Recorder(s, path).start()
+    try:
+        await ok(s, f"goto {base}{WORDY}")
+        await ok(s, "snapshot -i")
+        await ok(s, f"click {labelled(s, 'button', 'Place order')}")
+    finally:
+        recorder.close()
+    rec = read(path)
+    assert rec.steps[2]["targets"] == {  # Playwright gives it no name: its words are kept
+        labelled(s, "button", "Place order")[1:]: {"role": "button", "name": "",
+                                                 "label": "Place order", "nth": 0}}
+    conftest.PAGES["place-wordy"] = conftest.PAGES["place-wordy"].replace(
+        "<button", "<button>New</button><button", 1)  # every ref after it moves
+    try:
+        await ok(s, "goto about:blank")
+        replayer = Replayer(s, rec)
+        reports = [await replayer.step(step) for step in rec.steps]
+    finally:
+        conftest.PAGES["place-wordy"] = conftest.PAGES["place-wordy"].replace(
+            "<button>New</button>", "", 1)
+    assert reports[2].status == "same", [r.reasons for r in reports]
+    assert (await ok(s, "title")).output == "ordered"  # not "New", not "Cancel"
+    code = to_pytest(rec, "wordy")
+    assert "page.get_by_role('button').filter(has_text='Place order').click()" in code
