@@ -163,3 +163,15 @@ def test_a_list_emptied_of_its_rows_is_one_removal():
     d = diff(snap(before), snap(after))
     assert sorted((c.kind, c.ref) for c in d.changes) == [
         ("changed", "e20"), ("removed", "e8"), ("removed", "e9")], [c.line for c in d.changes]
+
+
+def test_a_value_given_below_a_placeholder_is_the_fields_value():
+    """Playwright writes a field's value on a `text:` line when the field also shows a
+    `/placeholder`: it is the field's value for every view, and renders back as it was."""
+    text = ('- textbox "Note" [ref=e3]:\n  - /placeholder: Anything\n  - text: hello there\n'
+            '- textbox "Empty" [ref=e4]:\n  - /placeholder: ""')
+    shot = snap(text)
+    assert shot.refs["e3"].value == "hello there" and not shot.refs["e3"].children
+    assert render(shot, View(interactive=True)).splitlines() == [
+        '@e3 textbox "Note": hello there', '@e4 textbox "Empty"']
+    assert render(shot, View()) == text
