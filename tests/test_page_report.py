@@ -5,6 +5,7 @@ through its label, and removed rows and chosen options named by what the user se
 
 from __future__ import annotations
 
+import pytest
 from conftest import ok, page, ref_of
 
 from cockpit.core.mask import MASK
@@ -44,3 +45,67 @@ async def test_field_values_show_whatever_their_placeholder(s, base):
     assert "- text: Lyon" in full and "/placeholder: Where?" in full  # Playwright's form
     for shown in (flat, full, s.active.snapshot.raw):
         assert "s3cr3t-pin" not in shown
+
+
+# A BaseWeb/Radix-style select: opening it aria-hides everything but the trigger and the
+# popover (each sibling on the way up to the body), choosing closes it and shows all again.
+POPOVER = page("report-popover", """
+  <p>Pick one <button id=trigger role=combobox aria-label=Category aria-expanded=false>Garden
+  </button></p>
+  <label>Name <input id=name></label> <label><input type=checkbox> Agree</label>
+  <a href="#more">More</a>
+  <script>
+  let hidden = [];
+  function hideOthers(keep) {
+    for (const k of keep) for (let el = k; el.parentElement; el = el.parentElement)
+      for (const sib of el.parentElement.children)
+        if (!keep.some(x => sib.contains(x)) && sib.tagName !== 'SCRIPT'
+            && sib.getAttribute('aria-hidden') !== 'true') {
+          sib.setAttribute('aria-hidden', 'true'); hidden.push(sib); }
+  }
+  trigger.onclick = () => {
+    const pop = document.createElement('div');
+    pop.id = 'pop';
+    pop.innerHTML = '<ul role=listbox aria-label=Category>' + ['Garden', 'Kitchen', 'Tools']
+      .map(o => `<li role=option onclick="choose('${o}')">${o}</li>`).join('') + '</ul>';
+    document.body.append(pop);
+    trigger.setAttribute('aria-expanded', 'true');
+    hideOthers([trigger, pop]);
+  };
+  window.choose = (o) => {
+    document.getElementById('pop').remove();
+    for (const el of hidden) el.removeAttribute('aria-hidden');
+    hidden = [];
+    trigger.setAttribute('aria-expanded', 'false');
+    trigger.textContent = o;
+  };
+  </script>""")
+
+
+@pytest.mark.parametrize("incremental", [True, False], ids=["regions", "full"])
+async def test_a_popover_hiding_the_page_is_one_line_and_keeps_every_ref(s, base, incremental):
+    s.incremental_diffs = incremental
+    try:
+        await ok(s, f"goto {base}{POPOVER}")
+        before = (await ok(s, "snapshot -i")).output
+        trigger = ref_of(s, "combobox", "Category")
+        opened = await ok(s, f"click {trigger}")
+        listbox = ref_of(s, "listbox", "Category")
+        lines = opened.output.splitlines()
+        assert lines[1] == f'~ page hidden behind {listbox} listbox "Category"', lines
+        assert f"~ {trigger} combobox" in opened.output  # its own change stays
+        assert 'option "Kitchen"' in opened.output
+        assert '-> ""' not in opened.output and "ref:" not in opened.output, lines
+        chosen = await ok(s, f"click {ref_of(s, 'option', 'Kitchen')}")
+        lines = chosen.output.splitlines()
+        assert lines[1] == "~ page shown again", lines
+        assert f'~ {trigger} combobox "Category" (text: "Garden" -> "Kitchen"' in chosen.output
+        assert f"- {listbox} listbox" in chosen.output
+        assert '-> ""' not in chosen.output and "ref:" not in chosen.output, lines
+        after = (await ok(s, "snapshot -i")).output
+        # the elements hidden and shown again kept their refs, and they work
+        assert after.replace("Kitchen", "Garden") == before
+        await ok(s, f"fill {ref_of(s, 'textbox', 'Name')} Ada")
+        await ok(s, f"click {ref_of(s, 'button', 'Untouched')}")
+    finally:
+        s.incremental_diffs = True

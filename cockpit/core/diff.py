@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
+from . import hidden
 from .snapshot import Node, Snapshot
 
 SHOWN_IN_TEXT = 8  # diff lines in a command's short text output; all of them are in data
@@ -38,6 +39,10 @@ def diff_line(change: dict[str, Any], *, ref: bool = True) -> tuple[str, str]:
         return kind, f"+ {label}" + (f": {words}" if words and words != name else "")
     if kind == "removed":
         return kind, f"- {label}"
+    if kind == "changed" and change.get("page"):  # a popover's aria-hidden toggle
+        if change["page"] == "shown":
+            return kind, "~ page shown again"
+        return kind, f"~ page hidden behind {label}" if label else "~ page hidden"
     if kind == "changed":
         what = "; ".join(f"{k}: {show_value(v['old'])} -> {show_value(v['new'])}"
                          for k, v in (change.get("fields") or {}).items())
@@ -54,6 +59,7 @@ class Change:
     fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # changed: old, new
     text: str = ""  # an added element's words, so the diff says what appeared
     inside: bool = False  # removed with its removed parent (whose line says it already)
+    page: str = ""  # "hidden" / "shown": the page aria-hidden behind a popover, or shown
 
     @property
     def line(self) -> str:
@@ -64,6 +70,8 @@ class Change:
                                "name": self.name}
         if self.text:
             out["text"] = self.text
+        if self.page:
+            out["page"] = self.page
         if self.fields:
             out["fields"] = {k: {"old": a, "new": b} for k, (a, b) in self.fields.items()}
         return out
@@ -218,7 +226,7 @@ def _news(change: Change) -> int:
     """How little the agent could have foreseen a change (a cut diff keeps the lowest):
     words that appeared, then other changes of state, then what went away (an element
     removed with its parent last of all)."""
-    if change.kind == "added" or (change.kind == "changed" and
+    if change.kind == "added" or change.page or (change.kind == "changed" and
                                   {"text", "name"} & set(change.fields)):
         return 0
     if change.kind == "changed":
@@ -353,4 +361,36 @@ def diff(old: Snapshot | None, new: Snapshot) -> Diff:
                 fields["ref"] = (renamed[ref], ref)
             result.changes.append(Change("changed", ref, node.role, node.label, fields))
     result.moved = {renamed[ref]: ref for ref in exact}
+    _fold_hiding(result, old_refs, new.refs)
     return result
+
+
+def _fold_hiding(result: Diff, old_refs: dict[str, Node], new_refs: dict[str, Node]) -> None:
+    """A popover that aria-hides the rest of the page (or its closing) is one line, first:
+    what hiding does by itself to each element (names gone, words moved) is not news; the
+    rest of their changes (a button's `expanded`) and the popover's own lines stay."""
+    hid, shown = hidden.toggled(old_refs, new_refs)
+    if not (hid or shown):
+        return
+    kept: list[Change] = []
+    for change in result.changes:
+        if change.kind == "changed":
+            was = change.fields.get("ref", (change.ref,))[0]
+            a, b = old_refs.get(was), new_refs[change.ref]
+            if a is not None:
+                drop = hidden.explained(a, b, set(change.fields))
+                change.fields = {k: v for k, v in change.fields.items() if k not in drop}
+                if not change.fields:
+                    continue
+                change.name = change.name or a.label
+        elif hidden.noise((new_refs if change.kind == "added" else old_refs)[change.ref]):
+            continue
+        kept.append(change)
+    lines = []
+    if hid:
+        front = hidden.popover([new_refs[c.ref] for c in kept if c.kind == "added"])
+        lines.append(Change("changed", front.ref or "", front.role, front.label, page="hidden")
+                     if front is not None else Change("changed", "", "", "", page="hidden"))
+    if shown:
+        lines.append(Change("changed", "", "", "", page="shown"))
+    result.changes = lines + kept
