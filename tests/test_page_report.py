@@ -6,7 +6,7 @@ through its label, and removed rows and chosen options named by what the user se
 from __future__ import annotations
 
 import pytest
-from conftest import ok, page, ref_of
+from conftest import fails, ok, page, ref_of
 
 from cockpit.core.mask import MASK
 
@@ -109,3 +109,51 @@ async def test_a_popover_hiding_the_page_is_one_line_and_keeps_every_ref(s, base
         await ok(s, f"click {ref_of(s, 'button', 'Untouched')}")
     finally:
         s.incremental_diffs = True
+
+
+# A Radix-style modal: the page is aria-hidden and unclickable (`pointer-events: none` on
+# the body), so Playwright leaves it out of the snapshot while the dialog is open.
+MODAL = page("report-modal", """
+  <button id=opener>Open palette</button> <a href="#b">Back</a>
+  <ul id=menu><li><button>Share</button></li></ul>
+  <script>
+  document.getElementById('opener').onclick = () => {
+    document.getElementById('menu').remove();  // really gone: that one is news
+    for (const el of document.body.children) el.setAttribute('aria-hidden', 'true');
+    document.body.style.pointerEvents = 'none';
+    const d = document.createElement('div');
+    d.setAttribute('role', 'dialog'); d.setAttribute('aria-label', 'Commands');
+    d.style.pointerEvents = 'auto';
+    d.innerHTML = '<input aria-label=Command><button onclick="closeIt()">Close</button>';
+    document.body.append(d);
+  };
+  window.closeIt = () => {
+    document.querySelector('[role=dialog]').remove();
+    for (const el of document.body.children) el.removeAttribute('aria-hidden');
+    document.body.style.pointerEvents = '';
+  };
+  </script>""")
+
+
+async def test_a_modal_that_takes_the_page_out_of_the_snapshot_is_one_line(s, base):
+    await ok(s, f"goto {base}{MODAL}")
+    before = (await ok(s, "snapshot -i")).output
+    share = ref_of(s, "button", "Share")
+    opened = await ok(s, f"click {ref_of(s, 'button', 'Open palette')}")
+    dialog = ref_of(s, "dialog", "Commands")
+    lines = opened.output.splitlines()
+    assert lines[1] == f'~ page hidden behind {dialog} dialog "Commands"', lines
+    # what really went is still said, and only that
+    [gone] = [line for line in lines if line.startswith("- ")]
+    assert f'{share} button "Share"' in gone, lines
+    untouched = s.active.snapshot.behind  # out of the snapshot, kept to tell about it
+    [back] = [ref for ref, node in untouched.items() if node.name == "Back"]
+    refused = await fails(s, f"click @{back}")
+    assert f'@{back} (link "Back") is hidden behind a popover' in refused.error
+    closed = await ok(s, f"click {ref_of(s, 'button', 'Close')}")
+    lines = closed.output.splitlines()
+    assert lines[1:] == ["~ page shown again", f'- {dialog} dialog "Commands" (and 2 inside)'], \
+        lines
+    after = (await ok(s, "snapshot -i")).output
+    assert after == "\n".join(line for line in before.splitlines() if "Share" not in line)
+    await ok(s, f"click {ref_of(s, 'button', 'Untouched')}")  # its ref lived through it

@@ -15,12 +15,20 @@ The diff then tells the toggle as one line (diff.py: `page hidden behind @e40 li
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import TYPE_CHECKING
 
+from playwright.async_api import Error as PlaywrightError
+
+from .changes_js import REF_ENGINE
 from .snapshot import NAME_FROM_CONTENT, Node, Snapshot
 
 if TYPE_CHECKING:
+    from .diff import Diff
     from .refnames import RefNames
+
+log = logging.getLogger(__name__)
 
 HIDDEN = "aria-hidden"
 
@@ -189,3 +197,94 @@ def popover(added: list[Node]) -> Node | None:
             return found
     return next((node for node in shown if node.interactive), None) or \
         next((node for node in shown if node.label), None)
+
+
+# --- parts the snapshot loses while a popover is open ----------------------------------
+# A modal popover may hide the page so that Playwright leaves it out of the snapshot
+# (aria-hidden with `pointer-events: none`, as Radix's dialogs do, or `inert`): the diff
+# would call all of it removed, and added back when it closes. The page is asked whether
+# the elements the diff lost are still there behind a hiding; those are "behind", and
+# come back under the refs they had.
+BEHIND_MIN = 3  # fewer lost elements than this are not a page hidden
+ROOTS_ASKED = 12  # the outermost lost elements asked about (at once); the rest are gone
+HIDDEN_JS = """e => !!e.closest('[aria-hidden=true], [inert]')
+    || getComputedStyle(e).pointerEvents === 'none'"""
+LOOKUP_MS = 1000
+
+
+async def still_behind(page, roots: list[Node], lost: list[Node]) -> set[str]:
+    """Which of the `lost` nodes (what a diff lost; `roots`: the outermost of them) are
+    still in the main document, under a root hidden by an aria-hidden or inert part or
+    made unclickable under a modal: their refs (the tab's)."""
+    asked = [node for node in roots if node.pw and node.ref and not node.in_frame]
+    answers = await asyncio.gather(*(page.locator(f"{REF_ENGINE}={node.pw}").evaluate(
+        HIDDEN_JS, timeout=LOOKUP_MS) for node in asked[:ROOTS_ASKED]),
+        return_exceptions=True)
+    hiding = {id(node) for node, hid in zip(asked, answers) if hid is True}
+    if not hiding:
+        return set()
+    under = [node for node in lost if node.pw and node.ref and any(
+        id(up) in hiding for up in _up(node))]
+    return {node.ref for node in await _still_there(page, under) if node.ref}
+
+
+def _up(node: Node) -> list[Node]:
+    """The node and its ancestors."""
+    out: list[Node] = []
+    current: Node | None = node
+    while current is not None:
+        out.append(current)
+        current = current.parent
+    return out
+
+
+async def _still_there(page, nodes: list[Node]) -> list[Node]:
+    """Those nodes whose elements are still in the main document: counted by halves
+    (what went away is mostly one stretch of the document: a few round trips)."""
+    if not nodes:
+        return []
+    selector = f"{REF_ENGINE}={' '.join(node.pw or '' for node in nodes)} "
+    try:
+        count = await page.locator(selector).count()
+    except PlaywrightError as exc:
+        log.debug("hidden elements not counted: %s", exc)
+        return []
+    if count == len(nodes) or count == 0:
+        return nodes if count else []
+    half = len(nodes) // 2
+    first, second = await asyncio.gather(_still_there(page, nodes[:half]),
+                                         _still_there(page, nodes[half:]))
+    return first + second
+
+
+async def settle_behind(page, before: Snapshot | None, after: Snapshot, d: Diff) -> None:
+    """What a popover's hiding made the diff call removed (or added back when it closed)
+    is said as one line, `page hidden behind @e40 dialog` / `page shown again`; the
+    elements it hid are kept on the snapshot (`Snapshot.behind`) and, shown again, are
+    no news: Playwright gives them back their refs."""
+    if before is None or d.new_page or before.doc != after.doc:
+        return
+    behind = dict(before.behind)
+    back = {c.ref for c in d.changes if c.kind == "added" and c.ref in behind}
+    lost = [c for c in d.changes if c.kind == "removed"]
+    gone: set[str] = set()
+    if len(lost) >= BEHIND_MIN:
+        roots = [before.refs[c.ref] for c in lost if not c.inside and c.ref in before.refs]
+        gone = await still_behind(page, roots, [before.refs[c.ref] for c in lost
+                                                if c.ref in before.refs])
+    if back or gone:
+        from .diff import Change  # here: diff.py imports this module
+        told = {c.page for c in d.changes if c.page}
+        lines = []
+        if gone and "hidden" not in told:
+            front = popover([after.refs[c.ref] for c in d.changes
+                             if c.kind == "added" and c.ref in after.refs])
+            lines.append(Change("changed", front.ref or "", front.role, front.label,
+                                page="hidden") if front is not None else
+                         Change("changed", "", "", "", page="hidden"))
+        if back and "shown" not in told:
+            lines.append(Change("changed", "", "", "", page="shown"))
+        d.changes = lines + [c for c in d.changes if not (
+            (c.kind == "added" and c.ref in back) or (c.kind == "removed" and c.ref in gone))]
+        behind.update({ref: before.refs[ref] for ref in gone})
+    after.behind = {ref: node for ref, node in behind.items() if ref not in after.refs}

@@ -297,6 +297,9 @@ class Snapshot:
     # were (diff.Diff.moved): old ref -> the live one, so an agent's ref still finds its
     # element and every result names the live ref.
     moved: dict[str, str] = field(default_factory=dict)
+    # Elements a popover hid from the snapshot (aria-hidden, inert: Playwright gives them
+    # no refs then) while it is open: ref -> the node as last seen (hidden.py).
+    behind: dict[str, Node] = field(default_factory=dict)
 
     @classmethod
     def from_text(cls, text: str, names: Callable[[str], str] | None = None,

@@ -118,6 +118,9 @@ class Tab:
                                      fields=fields, before=self.snapshot, retake=retake)
         # elements a popover hid or showed again keep their refs (hidden.py)
         keep_snapshot_refs(self.snapshot, snap, self.names)
+        if self.snapshot is not None and self.snapshot.doc == snap.doc:
+            snap.behind = {ref: node for ref, node in self.snapshot.behind.items()
+                           if ref not in snap.refs}  # still behind the popover
         self.partial_refs = False
         self.adopt(snap)
         self.names.keep_only((n.pw for n in snap.refs.values() if n.pw), len(snap.refs))
