@@ -157,3 +157,57 @@ async def test_a_modal_that_takes_the_page_out_of_the_snapshot_is_one_line(s, ba
     after = (await ok(s, "snapshot -i")).output
     assert after == "\n".join(line for line in before.splitlines() if "Share" not in line)
     await ok(s, f"click {ref_of(s, 'button', 'Untouched')}")  # its ref lived through it
+
+
+# Custom-styled boxes, as Streamlit (BaseWeb) draws them: the native input clipped out of
+# sight, a styled square inside its label where the box is.
+STYLED = page("report-styled", """
+  <style>.sr {position: absolute; width: 1px; height: 1px; overflow: hidden;
+              clip: rect(0 0 0 0); clip-path: inset(50%); margin: -1px}
+    label {display: flex; gap: 4px; align-items: center}
+    .box {width: 13px; height: 13px; border: 2px solid #333; position: relative; left: -14px}
+    input:checked + .box {background: #333}</style>
+  <label><span class=sr><input id=urgent type=checkbox aria-label=Urgent></span>
+    <span class=box></span>Urgent</label>
+  <label><input id=plain type=checkbox> Plain</label>
+  <label><span class=sr><input type=radio name=size value=s aria-label=Small></span>
+    <span class=box></span>Small</label>
+  <label><span class=sr><input type=radio name=size value=l aria-label=Large></span>
+    <span class=box></span>Large</label>
+  <div id=wall style="position: fixed; inset: 0; display: none; background: #eee">Please
+    accept our extraordinarily comprehensive cookie configuration preferences now</div>""")
+
+
+async def test_a_checkbox_drawn_by_its_label_is_checked_through_it(s, base):
+    """Playwright waits for the native box to take the click, which its own label covers:
+    the label, what the user clicks, is clicked at once."""
+    await ok(s, f"goto {base}{STYLED}")
+    await ok(s, "snapshot -i")
+    urgent = ref_of(s, "checkbox", "Urgent")
+    saved, s.action_timeout = s.action_timeout, 2
+    try:
+        checked = await ok(s, f"check {urgent}")
+        assert f'~ {urgent} checkbox "Urgent" (checked: - -> true)' in checked.output
+        await ok(s, f"check {urgent}")  # checked already: nothing to click
+        assert await s.active.page.evaluate("document.getElementById('urgent').checked")
+        await ok(s, f"uncheck {urgent}")
+        assert not await s.active.page.evaluate("document.getElementById('urgent').checked")
+        await ok(s, f"check {ref_of(s, 'radio', 'Large')}")
+        assert await s.active.page.evaluate("document.querySelector('[value=l]').checked")
+        await ok(s, f"check {ref_of(s, 'checkbox', 'Plain')}")  # a plain box, as before
+        assert await s.active.page.evaluate("document.getElementById('plain').checked")
+    finally:
+        s.action_timeout = saved
+
+
+async def test_a_box_covered_by_something_else_says_so_without_cutting_a_word(s, base):
+    await ok(s, f"goto {base}{STYLED}")
+    await ok(s, "snapshot -i")
+    await s.active.page.evaluate("document.getElementById('wall').style.display = 'block'")
+    saved, s.action_timeout = s.action_timeout, 1
+    try:
+        refused = await fails(s, f"check {ref_of(s, 'checkbox', 'Plain')}")
+    finally:
+        s.action_timeout = saved
+    assert 'is covered by <div id="wall"> "Please accept our extraordinarily…"' in \
+        refused.error, refused.error

@@ -3,6 +3,7 @@ upload, drag, scroll."""
 
 from __future__ import annotations
 
+import logging
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -11,7 +12,7 @@ from ..errors import CommandError, UsageError
 from ..paths import base, given_path
 from ..registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
 from ..result import Outcome
-from ..targets import ref_selector
+from ..targets import as_ref, ref_selector
 from ..translate import first_line
 
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
@@ -145,14 +146,74 @@ async def focus(ctx, a) -> Outcome:
 @command("check", "interact", "Tick a checkbox or choose a radio button.", args=(T,),
          mutates=True)
 async def check(ctx, a) -> Outcome:
-    await ctx.on(a.target, lambda loc: loc.check(timeout=ctx.timeout))
+    await _set_checked(ctx, a.target, True)
     return Outcome(f"checked {ctx.named(a.target)}")
 
 
 @command("uncheck", "interact", "Untick a checkbox.", args=(T,), mutates=True)
 async def uncheck(ctx, a) -> Outcome:
-    await ctx.on(a.target, lambda loc: loc.uncheck(timeout=ctx.timeout))
+    await _set_checked(ctx, a.target, False)
     return Outcome(f"unchecked {ctx.named(a.target)}")
+
+
+# Custom-styled checkboxes and radios: the native box is hidden under (or clipped out of
+# sight beside) a styled element inside its own label, which is what the user sees and
+# clicks. Where to click then: the box's place when its label covers it there, else the
+# middle of a label (not on a link or another control in it); null: not such a box.
+LABEL_POINT_JS = """(el, want) => {
+  if (!(el instanceof HTMLInputElement) || !['checkbox', 'radio'].includes(el.type)
+      || el.disabled || el.checked === want || !el.labels || !el.labels.length) return null;
+  const labels = [...el.labels];
+  const r0 = el.getBoundingClientRect();
+  if (r0.bottom < 0 || r0.top > innerHeight || r0.right < 0 || r0.left > innerWidth)
+    (r0.width > 0 ? el : labels[0]).scrollIntoView({block: 'center', inline: 'nearest'});
+  const ours = (x, y) => {
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || hit === el || !labels.some(l => l.contains(hit))) return false;
+    const control = hit.closest('a, button, select, textarea, input');
+    return !control || control === el;  // not a link or another control in the label
+  };
+  const r = el.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0) {
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (document.elementFromPoint(x, y) === el) return null;  // not covered: as usual
+    if (ours(x, y)) return {x, y};
+  }
+  for (const label of labels) {
+    const b = label.getBoundingClientRect();
+    const x = b.left + b.width / 2, y = b.top + b.height / 2;
+    if (b.width > 0 && b.height > 0 && ours(x, y)) return {x, y};
+  }
+  return null;
+}"""
+
+
+async def _set_checked(ctx, target: str, want: bool) -> None:
+    """Check or uncheck like the user does: a box its own label covers (custom-styled) is
+    clicked where the user sees it, at once; any other through Playwright's checks."""
+    locator = await ctx.locate(target)
+    node = _node(ctx, target)
+    point = None
+    if node is None or not node.in_frame:  # the mouse takes the page's coordinates
+        try:
+            point = await locator.evaluate(LABEL_POINT_JS, want, timeout=1000)
+        except PlaywrightError as exc:  # busy or gone: Playwright's own way says which
+            logging.getLogger("cockpit").debug("label of %s not found: %s", target, exc)
+    if point is not None:
+        await ctx.page.mouse.click(point["x"], point["y"])
+        if await locator.evaluate("el => el.checked", timeout=1000) == want:
+            return
+        raise CommandError(f"{ctx.describe(target)}: clicking its label did not "
+                           f"{'check' if want else 'uncheck'} it: look at what the page "
+                           "shows there (`screenshot`), or click what toggles it")
+    await ctx.on(target, lambda loc: loc.set_checked(want, timeout=ctx.timeout), locator)
+
+
+def _node(ctx, target: str):
+    """The target's snapshot node, when it is a ref."""
+    snapshot = ctx.needs_tab().snapshot
+    ref = as_ref(target)
+    return snapshot.refs.get(snapshot.live(ref)) if ref and snapshot is not None else None
 
 
 # Options by value, or by label without regard to case, as people name them.
