@@ -211,3 +211,21 @@ async def test_a_box_covered_by_something_else_says_so_without_cutting_a_word(s,
         s.action_timeout = saved
     assert 'is covered by <div id="wall"> "Please accept our extraordinarily…"' in \
         refused.error, refused.error
+
+
+KINDS = page("report-kinds", """
+  <label>Category <select id=cat><option value="">---------</option>
+    <option value=1>Kitchen</option><option value=2>Garden</option></select></label>""")
+
+
+async def test_select_answers_with_the_label_chosen(s, base):
+    """A form's select of records (Django admin's foreign keys) has ids for values: the
+    answer names the option the user sees, and its value only when the agent named it so."""
+    await ok(s, f"goto {base}{KINDS}")
+    await ok(s, "snapshot -i")
+    category = ref_of(s, "combobox", "Category")
+    by_label = await ok(s, f"select {category} Garden")
+    assert by_label.output.splitlines()[0] == f"selected Garden in {category}"
+    assert by_label.data["selected"] == ["2"] and by_label.data["labels"] == ["Garden"]
+    by_value = await ok(s, f"select {category} 1")
+    assert by_value.output.splitlines()[0] == f"selected Kitchen (value 1) in {category}"

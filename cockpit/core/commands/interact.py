@@ -216,11 +216,13 @@ def _node(ctx, target: str):
     return snapshot.refs.get(snapshot.live(ref)) if ref and snapshot is not None else None
 
 
-# Options by value, or by label without regard to case, as people name them.
+# Options by value, or by label without regard to case, as people name them: each as
+# [value, label, whether it was named by its value].
 MATCH_OPTIONS_JS = """(el, wanted) => el.tagName !== 'SELECT' ? null : [...el.options]
   .filter(o => wanted.some(w => w === o.value
                            || w.toLowerCase() === o.label.trim().toLowerCase()))
-  .map(o => o.value)"""
+  .map(o => [o.value, o.label.trim(),
+             !wanted.some(w => w.toLowerCase() === o.label.trim().toLowerCase())])"""
 
 
 @command("select", "interact", "Choose option(s) of a <select> by value or label.",
@@ -228,17 +230,24 @@ MATCH_OPTIONS_JS = """(el, wanted) => el.tagName !== 'SELECT' ? null : [...el.op
          examples=("select @e8 Green", 'select "#size" S M'), tool="browser_select")
 async def select(ctx, a) -> Outcome:
     async def choose(loc):
-        values = await loc.evaluate(MATCH_OPTIONS_JS, a.options, timeout=ctx.timeout)
-        if values is None:
+        found = await loc.evaluate(MATCH_OPTIONS_JS, a.options, timeout=ctx.timeout)
+        if found is None:
             raise CommandError(f"{ctx.describe(a.target)} is not a <select>: click it and "
                                "pick the option instead")
-        if len(values) < len(a.options):
+        if len(found) < len(a.options):
             raise CommandError(f"{ctx.describe(a.target)} has no option {', '.join(a.options)}"
                                ": `snapshot -s` on it lists the options")
-        return await loc.select_option(values, timeout=ctx.timeout)
-    chosen = await ctx.on(a.target, choose)
-    return Outcome(f"selected {', '.join(chosen)} in {ctx.named(a.target)}",
-                   {"selected": chosen})
+        chosen = set(await loc.select_option([v for v, _, _ in found], timeout=ctx.timeout))
+        return [option for option in found if option[0] in chosen]
+    options = await ctx.on(a.target, choose)
+    # what the user sees, the label; the value too when the agent named the option by it
+    # and it says something else (`Garden (value 2)`)
+    said = [label + (f" (value {value})" if by_value and value.casefold() != label.casefold()
+                     else "")
+            for value, label, by_value in options]
+    return Outcome(f"selected {', '.join(said)} in {ctx.named(a.target)}",
+                   {"selected": [value for value, _, _ in options],
+                    "labels": [label for _, label, _ in options]})
 
 
 @command("upload", "interact", "Attach files to a file input (or to an open file chooser).",
