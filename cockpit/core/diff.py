@@ -361,36 +361,5 @@ def diff(old: Snapshot | None, new: Snapshot) -> Diff:
                 fields["ref"] = (renamed[ref], ref)
             result.changes.append(Change("changed", ref, node.role, node.label, fields))
     result.moved = {renamed[ref]: ref for ref in exact}
-    _fold_hiding(result, old_refs, new.refs)
+    hidden.fold(result, old_refs, new.refs)
     return result
-
-
-def _fold_hiding(result: Diff, old_refs: dict[str, Node], new_refs: dict[str, Node]) -> None:
-    """A popover that aria-hides the rest of the page (or its closing) is one line, first:
-    what hiding does by itself to each element (names gone, words moved) is not news; the
-    rest of their changes (a button's `expanded`) and the popover's own lines stay."""
-    hid, shown = hidden.toggled(old_refs, new_refs)
-    if not (hid or shown):
-        return
-    kept: list[Change] = []
-    for change in result.changes:
-        if change.kind == "changed":
-            was = change.fields.get("ref", (change.ref,))[0]
-            a, b = old_refs.get(was), new_refs[change.ref]
-            if a is not None:
-                drop = hidden.explained(a, b, set(change.fields))
-                change.fields = {k: v for k, v in change.fields.items() if k not in drop}
-                if not change.fields:
-                    continue
-                change.name = change.name or a.label
-        elif hidden.noise((new_refs if change.kind == "added" else old_refs)[change.ref]):
-            continue
-        kept.append(change)
-    lines = []
-    if hid:
-        front = hidden.popover([new_refs[c.ref] for c in kept if c.kind == "added"])
-        lines.append(Change("changed", front.ref or "", front.role, front.label, page="hidden")
-                     if front is not None else Change("changed", "", "", "", page="hidden"))
-    if shown:
-        lines.append(Change("changed", "", "", "", page="shown"))
-    result.changes = lines + kept

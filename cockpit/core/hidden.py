@@ -25,7 +25,7 @@ from .changes_js import REF_ENGINE
 from .snapshot import NAME_FROM_CONTENT, Node, Snapshot
 
 if TYPE_CHECKING:
-    from .diff import Diff
+    from .diff import Change, Diff
     from .refnames import RefNames
 
 log = logging.getLogger(__name__)
@@ -199,6 +199,45 @@ def popover(added: list[Node]) -> Node | None:
         next((node for node in shown if node.label), None)
 
 
+def fold(result: Diff, old_refs: dict[str, Node], new_refs: dict[str, Node]) -> None:
+    """A popover that aria-hides the rest of the page (or its closing) is one line, first:
+    what hiding does by itself to each element (names gone, words moved) is not news; the
+    rest of their changes (a button's `expanded`) and the popover's own lines stay."""
+    hid, shown = toggled(old_refs, new_refs)
+    if not (hid or shown):
+        return
+    kept: list[Change] = []
+    for change in result.changes:
+        if change.kind == "changed":
+            was = change.fields.get("ref", (change.ref,))[0]
+            a, b = old_refs.get(was), new_refs[change.ref]
+            if a is not None:
+                drop = explained(a, b, set(change.fields))
+                change.fields = {k: v for k, v in change.fields.items() if k not in drop}
+                if not change.fields:
+                    continue
+                change.name = change.name or a.label
+        elif noise((new_refs if change.kind == "added" else old_refs)[change.ref]):
+            continue
+        kept.append(change)
+    added = [new_refs[c.ref] for c in kept if c.kind == "added"]
+    result.changes = page_lines(hid, shown, added) + kept
+
+
+def page_lines(hid: bool, shown: bool, added: list[Node]) -> list[Change]:
+    """The diff's lines for a hiding (`~ page hidden behind @e40 listbox "Category"`,
+    naming the popover among the `added` elements) and a showing (`~ page shown again`)."""
+    from .diff import Change  # here: diff.py imports this module
+    lines = []
+    if hid:
+        front = popover(added)
+        lines.append(Change("changed", front.ref or "", front.role, front.label, page="hidden")
+                     if front is not None else Change("changed", "", "", "", page="hidden"))
+    if shown:
+        lines.append(Change("changed", "", "", "", page="shown"))
+    return lines
+
+
 # --- parts the snapshot loses while a popover is open ----------------------------------
 # A modal popover may hide the page so that Playwright leaves it out of the snapshot
 # (aria-hidden with `pointer-events: none`, as Radix's dialogs do, or `inert`): the diff
@@ -273,18 +312,12 @@ async def settle_behind(page, before: Snapshot | None, after: Snapshot, d: Diff)
         gone = await still_behind(page, roots, [before.refs[c.ref] for c in lost
                                                 if c.ref in before.refs])
     if back or gone:
-        from .diff import Change  # here: diff.py imports this module
         told = {c.page for c in d.changes if c.page}
-        lines = []
-        if gone and "hidden" not in told:
-            front = popover([after.refs[c.ref] for c in d.changes
-                             if c.kind == "added" and c.ref in after.refs])
-            lines.append(Change("changed", front.ref or "", front.role, front.label,
-                                page="hidden") if front is not None else
-                         Change("changed", "", "", "", page="hidden"))
-        if back and "shown" not in told:
-            lines.append(Change("changed", "", "", "", page="shown"))
-        d.changes = lines + [c for c in d.changes if not (
-            (c.kind == "added" and c.ref in back) or (c.kind == "removed" and c.ref in gone))]
+        added = [after.refs[c.ref] for c in d.changes
+                 if c.kind == "added" and c.ref in after.refs]
+        rest = [c for c in d.changes if not ((c.kind == "added" and c.ref in back)
+                                             or (c.kind == "removed" and c.ref in gone))]
+        d.changes = page_lines(bool(gone) and "hidden" not in told,
+                               bool(back) and "shown" not in told, added) + rest
         behind.update({ref: before.refs[ref] for ref in gone})
     after.behind = {ref: node for ref, node in behind.items() if ref not in after.refs}
