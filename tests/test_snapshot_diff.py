@@ -175,3 +175,19 @@ def test_a_value_given_below_a_placeholder_is_the_fields_value():
     assert render(shot, View(interactive=True)).splitlines() == [
         '@e3 textbox "Note": hello there', '@e4 textbox "Empty"']
     assert render(shot, View()) == text
+
+
+def test_a_removed_row_is_told_by_its_words():
+    """`- @e8 listitem (with @e9)` said a row went, not which: a nameless element removed
+    says its own words (its row's text, not its button's), cut at a word's end."""
+    long = "Ask the landlord about the broken boiler before the cold weather arrives"
+    rows = ('- list "Tasks" [ref=e7]:\n'
+            '  - listitem [ref=e8]:\n    - text: Pay the rent\n'
+            '    - button "Archive Pay the rent" [ref=e9]: Archive\n'
+            f'  - listitem [ref=e10]:\n    - text: {long}\n'
+            '  - listitem [ref=e11]:\n    - text: Water the plants\n')
+    after = '- list "Tasks" [ref=e7]:\n  - listitem [ref=e11]:\n    - text: Water the plants\n'
+    d = diff(snap(rows), snap(after))
+    lines = d.text(limit=8, said='clicked @e9 (button "Archive Pay the rent")').splitlines()
+    assert lines == ["- @e8 listitem: Pay the rent (with @e9)",
+                     "- @e10 listitem: Ask the landlord about the broken boiler before the cold…"]

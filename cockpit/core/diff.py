@@ -37,8 +37,9 @@ def diff_line(change: dict[str, Any], *, ref: bool = True) -> tuple[str, str]:
         text = change.get("text") or ""
         words = text if len(text) <= 80 else text[:79] + "…"
         return kind, f"+ {label}" + (f": {words}" if words and words != name else "")
-    if kind == "removed":
-        return kind, f"- {label}"
+    if kind == "removed":  # a nameless element (a list's row) is told by its words
+        text = change.get("text") or ""
+        return kind, f"- {label}" + (f": {text}" if text and not name else "")
     if kind == "changed" and change.get("page"):  # a popover's aria-hidden toggle
         if change["page"] == "shown":
             return kind, "~ page shown again"
@@ -57,7 +58,9 @@ class Change:
     role: str
     name: str
     fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # changed: old, new
-    text: str = ""  # an added element's words, so the diff says what appeared
+    # an added element's words, so the diff says what appeared; a removed nameless one's,
+    # so that it says which went (`- @e8 listitem: Pay the rent`)
+    text: str = ""
     inside: bool = False  # removed with its removed parent (whose line says it already)
     page: str = ""  # "hidden" / "shown": the page aria-hidden behind a popover, or shown
 
@@ -245,6 +248,20 @@ def _signature(node: Node) -> dict[str, Any]:
     return sig
 
 
+REMOVED_WORDS = 60  # a removed row's words, cut at a word's end past this
+
+
+def _told(node: Node) -> str:
+    """The words a removed element without a name is told by: its own text (a row's,
+    not its buttons'), else all the words below it; cut at a word's end."""
+    text = " ".join((node.text or node.words(REMOVED_WORDS * 2)).split())
+    if len(text) <= REMOVED_WORDS:
+        return text
+    head = text[:REMOVED_WORDS + 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > 0 else head[:REMOVED_WORDS]).rstrip(" ,;:") + "…"
+
+
 def _ref_parent(node: Node) -> Node | None:
     """The nearest ancestor that has a ref (text lines and props have none)."""
     parent = node.parent
@@ -348,6 +365,7 @@ def diff(old: Snapshot | None, new: Snapshot) -> Diff:
             inside = parent is not None and parent.ref in old_refs and \
                 parent.ref not in new.refs and parent.ref not in gone
             result.changes.append(Change("removed", ref, node.role, node.label,
+                                         text="" if node.label or inside else _told(node),
                                          inside=inside))
     for ref, node in new.refs.items():
         before = old_refs.get(ref) or (old_refs[renamed[ref]] if ref in renamed else None)
