@@ -36,6 +36,7 @@ def every(result) -> list[str]:
 async def streamlit(s, url: str) -> str:
     await ok(s, f"goto {url}")
     await ok(s, 'wait --text "Current:" --timeout 30000')
+    await ok(s, "wait 'input[type=checkbox]'")  # the last widget drawn
     return (await ok(s, "snapshot -i")).output
 
 
