@@ -41,6 +41,8 @@ async def test_field_values_show_whatever_their_placeholder(s, base):
     assert line_of(flat, ref_of(s, "textbox", "Story")).endswith(": the end")
     assert line_of(flat, ref_of(s, "combobox", "Kind")).endswith(": Kitchen")
     assert line_of(flat, ref_of(s, "textbox", "Pin")).endswith(f": {MASK}")
+    pane = {(role, name): value for _, role, name, value in s.refs_info()}  # the refs pane
+    assert pane[("textbox", "City")] == "Lyon" and pane[("textbox", "Pin")] == MASK
     full = (await ok(s, "snapshot")).output
     assert "- text: Lyon" in full and "/placeholder: Where?" in full  # Playwright's form
     for shown in (flat, full, s.active.snapshot.raw):
@@ -229,3 +231,36 @@ async def test_select_answers_with_the_label_chosen(s, base):
     assert by_label.data["selected"] == ["2"] and by_label.data["labels"] == ["Garden"]
     by_value = await ok(s, f"select {category} 1")
     assert by_value.output.splitlines()[0] == f"selected Kitchen (value 1) in {category}"
+
+
+INERT = page("report-inert", """
+  <button id=ask>Delete</button> <a href="#x">Help</a>
+  <ul>""" + "".join(f"<li>Row {i}</li>" for i in range(12)) + """</ul>
+  <script>
+  document.getElementById('ask').onclick = () => {
+    document.querySelector('main').inert = true;
+    document.querySelector('nav').inert = true;
+    const d = document.createElement('div');
+    d.setAttribute('role', 'alertdialog'); d.setAttribute('aria-label', 'Sure?');
+    d.innerHTML = '<button onclick="this.parentElement.remove();'
+      + 'document.querySelector(`main`).inert = false;'
+      + 'document.querySelector(`nav`).inert = false">Cancel</button>';
+    document.body.append(d);
+  };
+  </script>""")
+
+
+async def test_a_popover_that_makes_the_page_inert_says_so(s, base):
+    """`inert` leaves the page in the snapshot as it was (no flood), but the agent is told
+    it cannot use it until the popover goes."""
+    await ok(s, f"goto {base}{INERT}")
+    await ok(s, "snapshot -i")
+    opened = await ok(s, f"click {ref_of(s, 'button', 'Delete')}")
+    dialog = ref_of(s, "alertdialog", "Sure?")
+    assert opened.output.splitlines()[1:] == [
+        f'~ page hidden behind {dialog} alertdialog "Sure?"',
+        f'+ {dialog} alertdialog "Sure?"', f'+ {ref_of(s, "button", "Cancel")} button "Cancel"'
+    ], opened.output
+    closed = await ok(s, f"click {ref_of(s, 'button', 'Cancel')}")
+    assert closed.output.splitlines()[1:3] == ["~ page shown again",
+                                               f'- {dialog} alertdialog "Sure?" (and 1 inside)']

@@ -311,13 +311,36 @@ async def settle_behind(page, before: Snapshot | None, after: Snapshot, d: Diff)
         roots = [before.refs[c.ref] for c in lost if not c.inside and c.ref in before.refs]
         gone = await still_behind(page, roots, [before.refs[c.ref] for c in lost
                                                 if c.ref in before.refs])
-    if back or gone:
+    inert = await _inert(page, before, d)
+    hid, shown = bool(gone) or inert > before.inert, bool(back) or inert < before.inert
+    if hid or shown:
         told = {c.page for c in d.changes if c.page}
         added = [after.refs[c.ref] for c in d.changes
                  if c.kind == "added" and c.ref in after.refs]
         rest = [c for c in d.changes if not ((c.kind == "added" and c.ref in back)
                                              or (c.kind == "removed" and c.ref in gone))]
-        d.changes = page_lines(bool(gone) and "hidden" not in told,
-                               bool(back) and "shown" not in told, added) + rest
+        d.changes = page_lines(hid and "hidden" not in told, shown and "shown" not in told,
+                               added) + rest
         behind.update({ref: before.refs[ref] for ref in gone})
     after.behind = {ref: node for ref, node in behind.items() if ref not in after.refs}
+    after.inert = inert
+
+
+# `inert` parts stay in Playwright's snapshot as they were (names and refs): only the page
+# says that a popover made the rest of it inert. Asked when a popover comes or goes.
+INERT_MIN = 10  # elements in visible inert parts: fewer is not "the page"
+INERT_JS = """() => [...document.querySelectorAll('[inert]')].filter(e =>
+    e.getClientRects().length && !e.parentElement.closest('[inert]'))
+  .reduce((n, e) => n + e.getElementsByTagName('*').length, 0)"""
+
+
+async def _inert(page, before: Snapshot, d: Diff) -> bool:
+    """Whether a big part of the page is inert now (asked only when a popover came or
+    went, else as `before` knew it)."""
+    if not any(c.role in POPOVER_ROLES and c.kind in ("added", "removed") for c in d.changes):
+        return before.inert
+    try:
+        return int(await page.evaluate(INERT_JS)) >= INERT_MIN
+    except PlaywrightError as exc:  # navigating away: the next look says
+        log.debug("inert parts not counted: %s", exc)
+        return before.inert

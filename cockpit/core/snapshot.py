@@ -300,6 +300,7 @@ class Snapshot:
     # Elements a popover hid from the snapshot (aria-hidden, inert: Playwright gives them
     # no refs then) while it is open: ref -> the node as last seen (hidden.py).
     behind: dict[str, Node] = field(default_factory=dict)
+    inert: bool = False  # a popover made a big part of the page inert (hidden.py)
 
     @classmethod
     def from_text(cls, text: str, names: Callable[[str], str] | None = None,

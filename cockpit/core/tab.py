@@ -121,6 +121,7 @@ class Tab:
         if self.snapshot is not None and self.snapshot.doc == snap.doc:
             snap.behind = {ref: node for ref, node in self.snapshot.behind.items()
                            if ref not in snap.refs}  # still behind the popover
+            snap.inert = self.snapshot.inert
         self.partial_refs = False
         self.adopt(snap)
         self.names.keep_only((n.pw for n in snap.refs.values() if n.pw), len(snap.refs))
