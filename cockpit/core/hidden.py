@@ -140,9 +140,11 @@ def rekeyed(refs: dict[str, Node], mapping: dict[str, str]) -> dict[str, Node]:
 
 def keep_snapshot_refs(before: Snapshot | None, after: Snapshot, names: RefNames) -> None:
     """`keep_refs` over two whole snapshots of the same document (after a full one)."""
-    if before is None or before.doc != after.doc or not (
-            any_hidden(after.refs) or any_hidden(before.refs)):
+    if before is None or before.doc != after.doc:
         return
+    marked = {ref for ref, node in after.refs.items() if HIDDEN in node.attrs}
+    if marked == {ref for ref, node in before.refs.items() if HIDDEN in node.attrs}:
+        return  # no part was hidden or shown (a page's aria-hidden icons stay as they were)
     pairs = top_pairs(before.refs, after.refs)
     after.refs = rekeyed(after.refs, keep_refs(pairs, after.refs, names, before.refs))
 
