@@ -11,6 +11,12 @@ part whose `aria-hidden` changed are walked side by side, before and after, and 
 element of the "after" side takes the ref of its counterpart (same place, same role).
 The diff then tells the toggle as one line (diff.py: `page hidden behind @e40 listbox
 "Category"`), and the elements' own name changes are not news.
+
+Two other ways of hiding the page get the same line: a modal that takes the page out of
+Playwright's snapshot altogether (`pointer-events: none` under aria-hidden, as Radix's
+dialogs do: the elements the diff lost are looked up in the page, kept as
+`Snapshot.behind`, and not news when they come back under their refs), and `inert`
+(which Playwright does not show at all: the page is asked when a popover comes or goes).
 """
 
 from __future__ import annotations
