@@ -366,19 +366,9 @@ INIT_JS = f"({TRACKER_JS.strip()})();"
 REF_ENGINE = "cockpit-ref"
 REF_ENGINE_JS = r"""{
   queryAll(root, ref) {
-    if (ref.includes(' ')) {  // a list of refs (hidden.py counts which are still there)
-      const refs = new Set(ref.split(' ').filter(Boolean));
-      const out = [];
-      const walk = (r) => {
-        for (const e of r.querySelectorAll('*')) {
-          if (e._ariaRef && refs.has(e._ariaRef.ref)) out.push(e);
-          if (e.shadowRoot) walk(e.shadowRoot);
-        }
-      };
-      walk(root);
-      if (root.nodeType === 1 && root._ariaRef && refs.has(root._ariaRef.ref)) out.push(root);
-      return out;
-    }
+    const refs = new Set(ref.split(' '));  // a list of refs: hidden.py counts what is left
+    if (refs.size > 1) return [root, ...root.querySelectorAll('*')].filter(e => e._ariaRef
+      && refs.has(e._ariaRef.ref));  // (not in shadow roots: a popover hides the page's)
     const cache = globalThis.__cockpitRefCache || (globalThis.__cockpitRefCache = new Map());
     const hit = cache.get(ref);
     const el = hit && hit.deref();
