@@ -191,3 +191,20 @@ def test_a_removed_row_is_told_by_its_words():
     lines = d.text(limit=8, said='clicked @e9 (button "Archive Pay the rent")').splitlines()
     assert lines == ["- @e8 listitem: Pay the rent (with @e9)",
                      "- @e10 listitem: Ask the landlord about the broken boiler before the cold…"]
+
+
+def test_a_cut_diff_keeps_what_appeared_with_words_over_bare_wrappers():
+    """A popover's nameless wrappers (`+ @e46 generic`) say nothing: when the lines are
+    cut, the listbox and every option are kept before them."""
+    from cockpit.core.diff import Change, Diff
+    d = Diff(changes=[Change("added", "e1", "generic", ""), Change("added", "e2", "log", ""),
+                      Change("added", "e3", "generic", ""),
+                      Change("added", "e4", "listbox", "Category")] +
+             [Change("added", f"e{5 + i}", "option", name)
+              for i, name in enumerate(["Garden", "Kitchen", "Tools", "Pots", "Seeds"])] +
+             [Change("added", "e10", "button", "Dismiss")])
+    lines = d.text(limit=8).splitlines()
+    assert lines[1:8] == ['+ @e4 listbox "Category"', '+ @e5 option "Garden"',
+                          '+ @e6 option "Kitchen"', '+ @e7 option "Tools"',
+                          '+ @e8 option "Pots"', '+ @e9 option "Seeds"',
+                          '+ @e10 button "Dismiss"'], lines

@@ -229,6 +229,8 @@ def _news(change: Change) -> int:
     """How little the agent could have foreseen a change (a cut diff keeps the lowest):
     words that appeared, then other changes of state, then what went away (an element
     removed with its parent last of all)."""
+    if change.kind == "added" and not (change.name or change.text):
+        return 2  # a nameless wrapper that appeared says nothing by itself
     if change.kind == "added" or change.page or (change.kind == "changed" and
                                   {"text", "name"} & set(change.fields)):
         return 0
@@ -253,8 +255,8 @@ REMOVED_WORDS = 60  # a removed row's words, cut at a word's end past this
 
 def _told(node: Node) -> str:
     """The words a removed element without a name is told by: its own text (a row's,
-    not its buttons'), else all the words below it; cut at a word's end."""
-    text = " ".join((node.text or node.words(REMOVED_WORDS * 2)).split())
+    not its buttons', which its line names: `(with @e9 button …)`); cut at a word's end."""
+    text = " ".join(node.text.split())
     if len(text) <= REMOVED_WORDS:
         return text
     head = text[:REMOVED_WORDS + 1]
