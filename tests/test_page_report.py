@@ -6,7 +6,7 @@ through its label, and removed rows and chosen options named by what the user se
 from __future__ import annotations
 
 import pytest
-from conftest import fails, ok, page, ref_of
+from conftest import fails, ok, page, ref_of, spy_on
 
 from cockpit.core.mask import MASK
 
@@ -264,3 +264,26 @@ async def test_a_popover_that_makes_the_page_inert_says_so(s, base):
     closed = await ok(s, f"click {ref_of(s, 'button', 'Cancel')}")
     assert closed.output.splitlines()[1:3] == ["~ page shown again",
                                                f'- {dialog} alertdialog "Sure?" (and 1 inside)']
+
+
+REBUILT = page("report-rebuilt", """
+  <div id=box style="min-height: 2em"><ul>""" + "".join(f"<li>Item {i} <button>Drop {i}</button></li>" for i in range(6))
+    + """</ul></div><button onclick="document.getElementById('box').innerHTML = ''">Clear
+  </button>""")
+
+
+async def test_rows_that_really_went_are_told_removed_without_waiting_for_them(
+        s, base, monkeypatch):
+    """Many elements lost at once are looked up in the page (are they behind a popover?):
+    ones that went are counted, never waited for (an evaluate on them would wait its
+    whole timeout), and are said removed."""
+    from playwright.async_api import Locator
+    await ok(s, f"goto {base}{REBUILT}")
+    await ok(s, "snapshot -i")
+    rows = [f"cockpit-ref={node.pw}'" for node in s.active.snapshot.refs.values()
+            if node.role in ("list", "listitem")]
+    waited = spy_on(monkeypatch, Locator, "evaluate")
+    cleared = await ok(s, f"click {ref_of(s, 'button', 'Clear')}")
+    assert cleared.data["diff"]["removed"] == 13 and "page hidden" not in cleared.output
+    assert "- @" in cleared.output
+    assert not [call for call in waited if any(row in call for row in rows)], waited

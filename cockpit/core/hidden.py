@@ -264,9 +264,11 @@ async def still_behind(page, roots: list[Node], lost: list[Node]) -> set[str]:
     still in the main document, under a root hidden by an aria-hidden or inert part or
     made unclickable under a modal: their refs (the tab's)."""
     asked = [node for node in roots if node.pw and node.ref and not node.in_frame]
+    # the ones still there first (counting waits for nothing; an evaluate would wait for
+    # an element that went, as a rebuilt list's rows did)
+    asked = await _still_there(page, asked[:ROOTS_ASKED])
     answers = await asyncio.gather(*(page.locator(f"{REF_ENGINE}={node.pw}").evaluate(
-        HIDDEN_JS, timeout=LOOKUP_MS) for node in asked[:ROOTS_ASKED]),
-        return_exceptions=True)
+        HIDDEN_JS, timeout=LOOKUP_MS) for node in asked), return_exceptions=True)
     hiding = {id(node) for node, hid in zip(asked, answers) if hid is True}
     if not hiding:
         return set()
