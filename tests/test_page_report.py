@@ -266,10 +266,10 @@ async def test_a_popover_that_makes_the_page_inert_says_so(s, base):
                                                f'- {dialog} alertdialog "Sure?" (and 1 inside)']
 
 
-REBUILT = page("report-rebuilt", """
-  <div id=box style="min-height: 2em"><ul>""" + "".join(f"<li>Item {i} <button>Drop {i}</button></li>" for i in range(6))
-    + """</ul></div><button onclick="document.getElementById('box').innerHTML = ''">Clear
-  </button>""")
+ROWS = "".join(f"<li>Item {i} <button>Drop {i}</button></li>" for i in range(6))
+REBUILT = page("report-rebuilt", f"""
+  <div id=box style="min-height: 2em"><ul>{ROWS}</ul></div>
+  <button onclick="document.getElementById('box').innerHTML = ''">Clear</button>""")
 
 
 async def test_rows_that_really_went_are_told_removed_without_waiting_for_them(
