@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 
+from . import hidden
 from .changes_js import QUERY_JS, REF_ENGINE, REF_ENGINE_JS
 from .diff import Diff, diff
 from .refnames import RefNames
@@ -136,6 +137,11 @@ async def update(tab: Tab, before: Snapshot, answered: list[dict] | None = None,
         log.debug("full snapshot: %s", exc)
         return None
     after, old_part, new_part = before.patched(swaps, url=url, title=title)
+    if hidden.any_hidden(old_part) or hidden.any_hidden(new_part):
+        # elements a popover hid or showed again keep their refs
+        kept = hidden.keep_refs([(s[0], s[1][0]) for s in swaps if not s[3]], after.refs,
+                                tab.names, before.refs)
+        after.refs, new_part = hidden.rekeyed(after.refs, kept), hidden.rekeyed(new_part, kept)
     new = Snapshot([], url=url, doc=before.doc, refs=new_part)
     # The regions' password fields are masked by the same door as a full snapshot's
     # (their nodes are the patched snapshot's, so it is masked too) before any diff.

@@ -366,6 +366,9 @@ INIT_JS = f"({TRACKER_JS.strip()})();"
 REF_ENGINE = "cockpit-ref"
 REF_ENGINE_JS = r"""{
   queryAll(root, ref) {
+    const refs = new Set(ref.split(' '));  // a list of refs: hidden.py counts what is left
+    if (refs.size > 1) return [root, ...root.querySelectorAll('*')].filter(e => e._ariaRef
+      && refs.has(e._ariaRef.ref));  // (not in shadow roots: a popover hides the page's)
     const cache = globalThis.__cockpitRefCache || (globalThis.__cockpitRefCache = new Map());
     const hit = cache.get(ref);
     const el = hit && hit.deref();

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
+from . import hidden
 from .snapshot import Node, Snapshot
 
 SHOWN_IN_TEXT = 8  # diff lines in a command's short text output; all of them are in data
@@ -36,8 +37,13 @@ def diff_line(change: dict[str, Any], *, ref: bool = True) -> tuple[str, str]:
         text = change.get("text") or ""
         words = text if len(text) <= 80 else text[:79] + "…"
         return kind, f"+ {label}" + (f": {words}" if words and words != name else "")
-    if kind == "removed":
-        return kind, f"- {label}"
+    if kind == "removed":  # a nameless element (a list's row) is told by its words
+        text = change.get("text") or ""
+        return kind, f"- {label}" + (f": {text}" if text and not name else "")
+    if kind == "changed" and change.get("page"):  # a popover's aria-hidden toggle
+        if change["page"] == "shown":
+            return kind, "~ page shown again"
+        return kind, f"~ page hidden behind {label}" if label else "~ page hidden"
     if kind == "changed":
         what = "; ".join(f"{k}: {show_value(v['old'])} -> {show_value(v['new'])}"
                          for k, v in (change.get("fields") or {}).items())
@@ -52,8 +58,11 @@ class Change:
     role: str
     name: str
     fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # changed: old, new
-    text: str = ""  # an added element's words, so the diff says what appeared
+    # an added element's words, so the diff says what appeared; a removed nameless one's,
+    # so that it says which went (`- @e8 listitem: Pay the rent`)
+    text: str = ""
     inside: bool = False  # removed with its removed parent (whose line says it already)
+    page: str = ""  # "hidden" / "shown": the page aria-hidden behind a popover, or shown
 
     @property
     def line(self) -> str:
@@ -64,6 +73,8 @@ class Change:
                                "name": self.name}
         if self.text:
             out["text"] = self.text
+        if self.page:
+            out["page"] = self.page
         if self.fields:
             out["fields"] = {k: {"old": a, "new": b} for k, (a, b) in self.fields.items()}
         return out
@@ -218,7 +229,9 @@ def _news(change: Change) -> int:
     """How little the agent could have foreseen a change (a cut diff keeps the lowest):
     words that appeared, then other changes of state, then what went away (an element
     removed with its parent last of all)."""
-    if change.kind == "added" or (change.kind == "changed" and
+    if change.kind == "added" and not (change.name or change.text):
+        return 2  # a nameless wrapper that appeared says nothing by itself
+    if change.kind == "added" or change.page or (change.kind == "changed" and
                                   {"text", "name"} & set(change.fields)):
         return 0
     if change.kind == "changed":
@@ -235,6 +248,20 @@ def _signature(node: Node) -> dict[str, Any]:
     if chosen:  # a select's options carry no refs: its choice is its own state
         sig["selected"] = ", ".join(chosen)
     return sig
+
+
+REMOVED_WORDS = 60  # a removed row's words, cut at a word's end past this
+
+
+def _told(node: Node) -> str:
+    """The words a removed element without a name is told by: its own text (a row's,
+    not its buttons', which its line names: `(with @e9 button …)`); cut at a word's end."""
+    text = " ".join(node.text.split())
+    if len(text) <= REMOVED_WORDS:
+        return text
+    head = text[:REMOVED_WORDS + 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > 0 else head[:REMOVED_WORDS]).rstrip(" ,;:") + "…"
 
 
 def _ref_parent(node: Node) -> Node | None:
@@ -340,6 +367,7 @@ def diff(old: Snapshot | None, new: Snapshot) -> Diff:
             inside = parent is not None and parent.ref in old_refs and \
                 parent.ref not in new.refs and parent.ref not in gone
             result.changes.append(Change("removed", ref, node.role, node.label,
+                                         text="" if node.label or inside else _told(node),
                                          inside=inside))
     for ref, node in new.refs.items():
         before = old_refs.get(ref) or (old_refs[renamed[ref]] if ref in renamed else None)
@@ -353,4 +381,5 @@ def diff(old: Snapshot | None, new: Snapshot) -> Diff:
                 fields["ref"] = (renamed[ref], ref)
             result.changes.append(Change("changed", ref, node.role, node.label, fields))
     result.moved = {renamed[ref]: ref for ref in exact}
+    hidden.fold(result, old_refs, new.refs)
     return result

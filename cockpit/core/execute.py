@@ -12,6 +12,7 @@ from . import changes
 from .context import Context
 from .diff import NEW_PAGE_LISTED, SHOWN_IN_TEXT, Diff, diff
 from .errors import CommandError, ModalStateError
+from .hidden import settle_behind
 from .parser import Invocation, excerpt, parse
 from .render import controls
 from .result import Outcome, Result
@@ -197,6 +198,7 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
     data = dict(outcome.data)
     data["tab"] = active.info()
     if after is not None and d is not None:
+        await settle_behind(active.page, before, after, d)  # a popover hid the page
         _drop_expected(d, inv, outcome, after)
         data["diff"] = d.to_json()
         if not (d.empty and inv.spec.typed_text):  # `filled @e5` alone: nothing else moved

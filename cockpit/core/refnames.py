@@ -35,6 +35,11 @@ class RefNames:
             name = self._of.setdefault(playwright_ref, f"e{next(self._numbers)}")
         return name
 
+    def alias(self, playwright_ref: str, name: str) -> None:
+        """Name a Playwright ref as an earlier one was named: the same element, given a
+        new ref by Playwright when its name changed (hidden.py: a popover hid it)."""
+        self._of[playwright_ref] = name
+
     def new_page(self) -> None:
         """The tab took another page (handoff, recycling): Playwright starts its refs
         over there (`e1` again), and they are other elements. Our numbers go on."""

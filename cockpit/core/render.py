@@ -54,10 +54,14 @@ def _lines(nodes: list[Node], depth: int, limit: int | None, out: list[str]) -> 
         pad = "  " * depth
         cut = limit is not None and depth + 1 >= limit
         has_below = bool(node.children or node.props) and not cut
-        out.append(f"{pad}- {node.line()}{':' if has_below else ''}")
+        below_value = has_below and bool(node.value)  # Playwright's form: a `text:` line
+        line = replace(node, value="").line() if below_value else node.line()
+        out.append(f"{pad}- {line}{':' if has_below else ''}")
         if has_below:
             for key, value in node.props.items():
                 out.append(f"{pad}  - {key}: {scalar(value)}")
+            if below_value:
+                out.append(f"{pad}  - text: {scalar(node.value)}")
             _lines(node.children, depth + 1, limit, out)
 
 

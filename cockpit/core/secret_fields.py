@@ -27,7 +27,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame
 
 from .mask import MASK
-from .snapshot import NAME_FROM_CONTENT
+from .snapshot import NAME_FROM_CONTENT, VALUE_ROLES
 
 if TYPE_CHECKING:
     from .snapshot import Snapshot
@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 # (a "show password" toggle turns the type to text but leaves autocomplete).
 SECRET_FIELDS = "input[type=password], input[autocomplete*=password i]"
 COUNT_JS = f"() => document.querySelectorAll({json.dumps(SECRET_FIELDS)}).length"
-VALUE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 _REF = re.compile(r"\[ref=([^\]]+)\]")
 _VALUE = re.compile(r"^(.*\[ref=[^\]]+\](?: \[[^\]]*\])*): .*$")  # a line's `: value`
 LOOKUP_MS = 1000  # per field; a page too busy to answer gets its fields masked blindly
@@ -148,8 +147,17 @@ def _masked_everywhere(snap: Snapshot) -> None:
         node.label = node.name or (node.words() if node.role in NAME_FROM_CONTENT else "")
     secret = {node.pw for node in snap.refs.values() if node.secret}  # as the raw text has them
     lines = snap.raw.split("\n")
+    below = -1  # the indent of a secret field whose lines below it are being masked
     for i, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip(" "))
+        if below >= 0 and indent > below:
+            # its value as a `text:` line (Playwright's form beside a `/placeholder`)
+            if line.lstrip(" ").startswith("- text:"):
+                lines[i] = " " * indent + f"- text: {MASK}"
+            continue
+        below = -1
         m = _REF.search(line)
         if m and m.group(1) in secret:
             lines[i] = _VALUE.sub(rf"\1: {MASK}", line)
+            below = indent
     snap.raw = "\n".join(lines)

@@ -34,6 +34,10 @@ LABEL_CHARS = 60  # a label taken from children is cut here: enough to tell link
 # Wrappers that `-c` drops when they carry no name, value or interaction of their own.
 STRUCTURAL_ROLES = frozenset({"generic", "group", "none", "presentation", "list", "listitem",
                               "region", "section", "paragraph", "rowgroup"})
+# Roles whose value is what the user typed or chose. Playwright writes that value inline
+# (`textbox "Q": shoes`) unless the field has something else to show below it (a
+# `/placeholder` that differs from its name): then the value is a `text:` child line.
+VALUE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 # Attributes that do not count as a change of state in diffs: focus and pointer style move
 # with every click and would drown what matters.
 NOT_STATE = frozenset({"ref", "active", "cursor", "box"})
@@ -263,8 +267,19 @@ def parse(text: str, refs: dict[str, Node] | None = None,
         (parent.children if parent else roots).append(node)
         stack.append((indent, node))
     for node in refs.values():
+        if node.role in VALUE_ROLES and not node.value and node.children:
+            _fold_value(node)
         node.label = node.name or (node.words() if node.role in NAME_FROM_CONTENT else "")
     return roots
+
+
+def _fold_value(node: Node) -> None:
+    """A field's value given as `text:` child lines (Playwright's form when the field also
+    has a `/placeholder` to show) becomes its value, as in the inline form: every view
+    (`snapshot -i`, the refs pane, resume reports, the secret mask) reads `Node.value`."""
+    if all(c.role == "text" and c.ref is None and not c.children for c in node.children):
+        node.value = " ".join(c.value for c in node.children if c.value)
+        node.children = []
 
 
 @dataclass
@@ -282,6 +297,10 @@ class Snapshot:
     # were (diff.Diff.moved): old ref -> the live one, so an agent's ref still finds its
     # element and every result names the live ref.
     moved: dict[str, str] = field(default_factory=dict)
+    # Elements a popover hid from the snapshot (aria-hidden, inert: Playwright gives them
+    # no refs then) while it is open: ref -> the node as last seen (hidden.py).
+    behind: dict[str, Node] = field(default_factory=dict)
+    inert: bool = False  # a popover made a big part of the page inert (hidden.py)
 
     @classmethod
     def from_text(cls, text: str, names: Callable[[str], str] | None = None,

@@ -20,6 +20,7 @@ from .buffers import (
     NetworkEntry,
     cut,
 )
+from .hidden import keep_snapshot_refs
 from .logs import spawn, tolerated
 from .secret_fields import count_secret_fields, mask_secrets
 from .settle import Watch
@@ -119,6 +120,12 @@ class Tab:
         snap = await self._parse(text, doc)
         snap, _ = await mask_secrets(self.page, snap, self.session.redactor.learn_value,
                                      fields=fields, before=self.snapshot, retake=retake)
+        # elements a popover hid or showed again keep their refs (hidden.py)
+        keep_snapshot_refs(self.snapshot, snap, self.names)
+        if self.snapshot is not None and self.snapshot.doc == snap.doc:
+            snap.behind = {ref: node for ref, node in self.snapshot.behind.items()
+                           if ref not in snap.refs}  # still behind the popover
+            snap.inert = self.snapshot.inert
         self.partial_refs = False
         self.adopt(snap)
         self.names.keep_only((n.pw for n in snap.refs.values() if n.pw), len(snap.refs))

@@ -73,6 +73,12 @@ async def resolve(tab: Tab, target: str):
     snap = tab.snapshot
     if snap is not None:
         ref = snap.live(ref)  # re-rendered as it was: the element it has become
+    if snap is not None and ref not in snap.refs and ref in snap.behind:
+        node = snap.behind[ref]
+        name = f' "{node.label}"' if node.label else ""
+        raise StaleRefError(f"@{ref} ({node.role}{name}) is hidden behind a popover that "
+                            "hides the rest of the page: close it first (`press Escape` or "
+                            "its own button), then retry", data={"ref": ref})
     if snap is None or ref not in snap.refs:
         elsewhere = [t for t in tab.session.tabs
                      if t is not tab and t.snapshot and ref in t.snapshot.refs]

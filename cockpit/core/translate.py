@@ -18,7 +18,8 @@ DIAGNOSE_JS = """(el) => {
     let s = '<' + e.tagName.toLowerCase();
     if (e.id) s += ' id="' + e.id + '"';
     else if (e.classList.length) s += ' class="' + [...e.classList].slice(0, 2).join(' ') + '"';
-    const t = (e.innerText || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
+    const all = (e.innerText || '').trim().replace(/\\s+/g, ' ');
+    const t = all.length <= 40 ? all : all.slice(0, 41).replace(/\\s\\S*$/, '') + '…';
     return s + '>' + (t ? ' "' + t + '"' : '');
   };
   let cover = null;
@@ -117,9 +118,19 @@ async def _timeout_error(text: str, what: str, locator) -> CommandError:
                                     "wait until it is enabled")
     cover = re.search(r"(<[^>]+>.*?) intercepts pointer events", text)
     if cover:
-        return CommandError(f"{what} is covered by {cover.group(1)[:80]}: dismiss it or scroll")
+        return CommandError(f"{what} is covered by {_cut(cover.group(1), 80)}: dismiss it "
+                            "or scroll")
     return CommandError(f"{what}: timed out waiting for it to be ready: check it with "
                         "`is visible` or take a new snapshot")
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text`, cut at a word's end when longer than `limit` (a quote never ends mid-word)."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit + 1]  # a space right after the limit ends a whole word
+    space = head.rfind(" ")
+    return (head[:space] if space > 0 else head[:limit]).rstrip() + "…"
 
 
 def js_error(exc: BaseException) -> CommandError:

@@ -75,9 +75,10 @@ async def test_a_ref_given_before_a_list_re_rendered_finds_its_element(tasks):
         ref_of(s, "button", "Archive Pay the rent")
     first = await ok(s, f"click {book}")
     assert first.output.startswith(f"clicked {book}\n")  # the ref it gave: it knows it
-    # the row went with its button: one line, naming what the row held by its ref alone
-    assert re.search(rf'^- @(?:f\d+)?e\d+ listitem \(with {book}\)$', first.output, re.M), \
-        first.output
+    # the row went with its button: one line, the row told by its words, what it held by
+    # its ref alone
+    assert re.search(rf'^- @(?:f\d+)?e\d+ listitem: Book the flight \(with {book}\)$',
+                     first.output, re.M), first.output
     _live_refs_only(s, first.output)
     assert rent[1:] not in s.active.snapshot.refs  # the row is a new element: a new ref
     # the agent still holds the ref it was given: it finds the re-rendered button, and the

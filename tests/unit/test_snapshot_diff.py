@@ -163,3 +163,48 @@ def test_a_list_emptied_of_its_rows_is_one_removal():
     d = diff(snap(before), snap(after))
     assert sorted((c.kind, c.ref) for c in d.changes) == [
         ("changed", "e20"), ("removed", "e8"), ("removed", "e9")], [c.line for c in d.changes]
+
+
+def test_a_value_given_below_a_placeholder_is_the_fields_value():
+    """Playwright writes a field's value on a `text:` line when the field also shows a
+    `/placeholder`: it is the field's value for every view, and renders back as it was."""
+    text = ('- textbox "Note" [ref=e3]:\n  - /placeholder: Anything\n  - text: hello there\n'
+            '- textbox "Empty" [ref=e4]:\n  - /placeholder: ""')
+    shot = snap(text)
+    assert shot.refs["e3"].value == "hello there" and not shot.refs["e3"].children
+    assert render(shot, View(interactive=True)).splitlines() == [
+        '@e3 textbox "Note": hello there', '@e4 textbox "Empty"']
+    assert render(shot, View()) == text
+
+
+def test_a_removed_row_is_told_by_its_words():
+    """`- @e8 listitem (with @e9)` said a row went, not which: a nameless element removed
+    says its own words (its row's text, not its button's), cut at a word's end."""
+    long = "Ask the landlord about the broken boiler before the cold weather arrives"
+    rows = ('- list "Tasks" [ref=e7]:\n'
+            '  - listitem [ref=e8]:\n    - text: Pay the rent\n'
+            '    - button "Archive Pay the rent" [ref=e9]: Archive\n'
+            f'  - listitem [ref=e10]:\n    - text: {long}\n'
+            '  - listitem [ref=e11]:\n    - text: Water the plants\n')
+    after = '- list "Tasks" [ref=e7]:\n  - listitem [ref=e11]:\n    - text: Water the plants\n'
+    d = diff(snap(rows), snap(after))
+    lines = d.text(limit=8, said='clicked @e9 (button "Archive Pay the rent")').splitlines()
+    assert lines == ["- @e8 listitem: Pay the rent (with @e9)",
+                     "- @e10 listitem: Ask the landlord about the broken boiler before the cold…"]
+
+
+def test_a_cut_diff_keeps_what_appeared_with_words_over_bare_wrappers():
+    """A popover's nameless wrappers (`+ @e46 generic`) say nothing: when the lines are
+    cut, the listbox and every option are kept before them."""
+    from cockpit.core.diff import Change, Diff
+    d = Diff(changes=[Change("added", "e1", "generic", ""), Change("added", "e2", "log", ""),
+                      Change("added", "e3", "generic", ""),
+                      Change("added", "e4", "listbox", "Category")] +
+             [Change("added", f"e{5 + i}", "option", name)
+              for i, name in enumerate(["Garden", "Kitchen", "Tools", "Pots", "Seeds"])] +
+             [Change("added", "e10", "button", "Dismiss")])
+    lines = d.text(limit=8).splitlines()
+    assert lines[1:8] == ['+ @e4 listbox "Category"', '+ @e5 option "Garden"',
+                          '+ @e6 option "Kitchen"', '+ @e7 option "Tools"',
+                          '+ @e8 option "Pots"', '+ @e9 option "Seeds"',
+                          '+ @e10 button "Dismiss"'], lines

@@ -3,6 +3,7 @@ upload, drag, scroll."""
 
 from __future__ import annotations
 
+import logging
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -11,7 +12,7 @@ from ..errors import CommandError, UsageError
 from ..paths import base, given_path
 from ..registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
 from ..result import Outcome
-from ..targets import ref_selector
+from ..targets import as_ref, ref_selector
 from ..translate import first_line
 
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
@@ -145,21 +146,83 @@ async def focus(ctx, a) -> Outcome:
 @command("check", "interact", "Tick a checkbox or choose a radio button.", args=(T,),
          mutates=True)
 async def check(ctx, a) -> Outcome:
-    await ctx.on(a.target, lambda loc: loc.check(timeout=ctx.timeout))
+    await _set_checked(ctx, a.target, True)
     return Outcome(f"checked {ctx.named(a.target)}")
 
 
 @command("uncheck", "interact", "Untick a checkbox.", args=(T,), mutates=True)
 async def uncheck(ctx, a) -> Outcome:
-    await ctx.on(a.target, lambda loc: loc.uncheck(timeout=ctx.timeout))
+    await _set_checked(ctx, a.target, False)
     return Outcome(f"unchecked {ctx.named(a.target)}")
 
 
-# Options by value, or by label without regard to case, as people name them.
+# Custom-styled checkboxes and radios: the native box is hidden under (or clipped out of
+# sight beside) a styled element inside its own label, which is what the user sees and
+# clicks. Where to click then: the box's place when its label covers it there, else the
+# middle of a label (not on a link or another control in it); null: not such a box.
+LABEL_POINT_JS = """(el, want) => {
+  if (!(el instanceof HTMLInputElement) || !['checkbox', 'radio'].includes(el.type)
+      || el.disabled || el.checked === want || !el.labels || !el.labels.length) return null;
+  const labels = [...el.labels];
+  const r0 = el.getBoundingClientRect();
+  if (r0.bottom < 0 || r0.top > innerHeight || r0.right < 0 || r0.left > innerWidth)
+    (r0.width > 0 ? el : labels[0]).scrollIntoView({block: 'center', inline: 'nearest'});
+  const ours = (x, y) => {
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || hit === el || !labels.some(l => l.contains(hit))) return false;
+    const control = hit.closest('a, button, select, textarea, input');
+    return !control || control === el;  // not a link or another control in the label
+  };
+  const r = el.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0) {
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (document.elementFromPoint(x, y) === el) return null;  // not covered: as usual
+    if (ours(x, y)) return {x, y};
+  }
+  for (const label of labels) {
+    const b = label.getBoundingClientRect();
+    const x = b.left + b.width / 2, y = b.top + b.height / 2;
+    if (b.width > 0 && b.height > 0 && ours(x, y)) return {x, y};
+  }
+  return null;
+}"""
+
+
+async def _set_checked(ctx, target: str, want: bool) -> None:
+    """Check or uncheck like the user does: a box its own label covers (custom-styled) is
+    clicked where the user sees it, at once; any other through Playwright's checks."""
+    locator = await ctx.locate(target)
+    node = _node(ctx, target)
+    point = None
+    if node is None or not node.in_frame:  # the mouse takes the page's coordinates
+        try:
+            point = await locator.evaluate(LABEL_POINT_JS, want, timeout=1000)
+        except PlaywrightError as exc:  # busy or gone: Playwright's own way says which
+            logging.getLogger("cockpit").debug("label of %s not found: %s", target, exc)
+    if point is not None:
+        await ctx.page.mouse.click(point["x"], point["y"])
+        if await locator.evaluate("el => el.checked", timeout=1000) == want:
+            return
+        raise CommandError(f"{ctx.describe(target)}: clicking its label did not "
+                           f"{'check' if want else 'uncheck'} it: look at what the page "
+                           "shows there (`screenshot`), or click what toggles it")
+    await ctx.on(target, lambda loc: loc.set_checked(want, timeout=ctx.timeout), locator)
+
+
+def _node(ctx, target: str):
+    """The target's snapshot node, when it is a ref."""
+    snapshot = ctx.needs_tab().snapshot
+    ref = as_ref(target)
+    return snapshot.refs.get(snapshot.live(ref)) if ref and snapshot is not None else None
+
+
+# Options by value, or by label without regard to case, as people name them: each as
+# [value, label, whether it was named by its value].
 MATCH_OPTIONS_JS = """(el, wanted) => el.tagName !== 'SELECT' ? null : [...el.options]
   .filter(o => wanted.some(w => w === o.value
                            || w.toLowerCase() === o.label.trim().toLowerCase()))
-  .map(o => o.value)"""
+  .map(o => [o.value, o.label.trim(),
+             !wanted.some(w => w.toLowerCase() === o.label.trim().toLowerCase())])"""
 
 
 @command("select", "interact", "Choose option(s) of a <select> by value or label.",
@@ -167,17 +230,24 @@ MATCH_OPTIONS_JS = """(el, wanted) => el.tagName !== 'SELECT' ? null : [...el.op
          examples=("select @e8 Green", 'select "#size" S M'), tool="browser_select")
 async def select(ctx, a) -> Outcome:
     async def choose(loc):
-        values = await loc.evaluate(MATCH_OPTIONS_JS, a.options, timeout=ctx.timeout)
-        if values is None:
+        found = await loc.evaluate(MATCH_OPTIONS_JS, a.options, timeout=ctx.timeout)
+        if found is None:
             raise CommandError(f"{ctx.describe(a.target)} is not a <select>: click it and "
                                "pick the option instead")
-        if len(values) < len(a.options):
+        if len(found) < len(a.options):
             raise CommandError(f"{ctx.describe(a.target)} has no option {', '.join(a.options)}"
                                ": `snapshot -s` on it lists the options")
-        return await loc.select_option(values, timeout=ctx.timeout)
-    chosen = await ctx.on(a.target, choose)
-    return Outcome(f"selected {', '.join(chosen)} in {ctx.named(a.target)}",
-                   {"selected": chosen})
+        chosen = set(await loc.select_option([v for v, _, _ in found], timeout=ctx.timeout))
+        return [option for option in found if option[0] in chosen]
+    options = await ctx.on(a.target, choose)
+    # what the user sees, the label; the value too when the agent named the option by it
+    # and it says something else (`Garden (value 2)`)
+    said = [label + (f" (value {value})" if by_value and value.casefold() != label.casefold()
+                     else "")
+            for value, label, by_value in options]
+    return Outcome(f"selected {', '.join(said)} in {ctx.named(a.target)}",
+                   {"selected": [value for value, _, _ in options],
+                    "labels": [label for _, label, _ in options]})
 
 
 @command("upload", "interact", "Attach files to a file input (or to an open file chooser).",
