@@ -10,6 +10,7 @@ per agent step, imports that one and must not pay for asyncio.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any, AsyncIterator
 
 from ..core.events import Event
@@ -78,6 +79,9 @@ class AsyncCockpit(Commands):
                 future = self._waiting.pop(message.get("id"), None)
                 if future is not None and not future.done():
                     future.set_result(message)
+        except OSError as exc:  # the session went (reset, broken pipe): as at its end
+            logging.getLogger("cockpit").info("session %r: connection lost (%s)",
+                                              self.session, exc)
         finally:
             gone = Unreachable(f"session {self.session!r} closed the connection")
             for future in self._waiting.values():

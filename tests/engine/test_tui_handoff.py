@@ -58,7 +58,7 @@ async def test_a_cockpit_attached_during_a_handoff_resumes_with_f10(live, s, sit
     await s.run(f"goto {site.url}/playground")
     assert (await s.run("handoff --terminal solve it")).ok
     remote = await RemoteSession(socket_path=str(live.socket)).start()
-    app = CockpitApp(remote, owns_session=False, pictures=False)
+    app = CockpitApp(remote, pictures=False)
     try:
         async with app.run_test(size=(180, 50)) as pilot:
             status = app.query_one(StatusBar).status
