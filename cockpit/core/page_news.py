@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cockpit.news")
 
+FIELD_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "listbox",
+                         "checkbox", "radio", "slider", "switch"})
 MOST = 6  # message lines in a result; the data has them all (up to the script's cap)
 
 # Visible messages, each {kind, text, field}: `field` is the label of the form field an
@@ -95,7 +97,8 @@ def field_name(label: str, snap: Snapshot | None) -> str:
     want = label.strip().rstrip(":").strip().lower()
     if snap is not None and want:
         for ref, node in snap.refs.items():
-            if (node.name or "").strip().rstrip(":").strip().lower() == want:
+            if node.role in FIELD_ROLES and \
+                    (node.name or "").strip().rstrip(":").strip().lower() == want:
                 return f'@{ref} {node.role} "{node.name}"'
     return f'field "{label}"'
 
