@@ -45,6 +45,9 @@ MUTATION_QUIET_S = 0.03
 # After a socket's messages, a render in steps (lazy components whose scripts load) has
 # not ended until the DOM has been still this long.
 RENDER_QUIET_S = 0.15
+# A new page that fetched at its load (a Streamlit app asks for its config) may open its
+# socket when the answers come: looked for this long after its last fetch.
+SOCKET_GRACE_S = 0.1
 CHOOSER_CAP_S = 0.5  # a file input was clicked: the chooser's report comes by then, or never
 CLOSE_CAP_S = 2.0  # the page called window.close(): the tab goes away by then
 # WebSocket apps: the answer to what the action sent (a rerun, a cell run) comes by then;
@@ -265,6 +268,7 @@ async def _new_page_work(page, watch: Watch, deadline: float) -> None:
     loaded = time.monotonic()
     until = min(deadline, loaded + max(CHAIN_CAP_S, WS_REPLY_CAP_S))
     followed = False  # the page's sockets spoke: its requests and DOM are followed too
+    fetched = 0.0  # when the page was last seen fetching (an app asks, then connects)
     while time.monotonic() < until and not page.is_closed():
         state = await probe(page, watch.since_ms, frame=followed)
         if not state:
@@ -276,7 +280,11 @@ async def _new_page_work(page, watch: Watch, deadline: float) -> None:
         ws = _socket_delay(state, elapsed)
         followed = followed or ws is not None or state.get("wsIn", -1) >= 0
         if state["fetches"] or ws is not None:
+            fetched = time.monotonic() if state["fetches"] else fetched
             await asyncio.sleep(0.02 if ws is None else ws)
+            continue
+        if not followed and fetched and time.monotonic() - fetched < SOCKET_GRACE_S:
+            await asyncio.sleep(0.02)  # its answers may open the app's socket next
             continue
         if not followed or elapsed > CHAIN_CAP_S:
             return
