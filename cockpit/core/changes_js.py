@@ -245,6 +245,7 @@ QUERY_JS = r"""
       for (const [name, old] of names) if (el.getAttribute(name) !== old) { changed = true; break; }
       if (!changed) continue;
       if (el.closest('title')) { out.title = true; continue; }
+      if (inert(el, names.get('rel'))) continue;
       if (el === body || el === document.documentElement || el.closest('head') ||
           el.tagName === 'STYLE' || el.tagName === 'LINK' || names.has('id') || names.has('for')) {
         out.global = 'the page changed as a whole';
@@ -253,7 +254,7 @@ QUERY_JS = r"""
       starts.push([el, true]);
     }
     for (const el of T.values) {
-      if (!el.isConnected) continue;
+      if (!el.isConnected || inert(el)) continue;
       if (el.tagName === 'LINK' || el.tagName === 'STYLE') return sheet(out);
       starts.push([el, true]);
     }
@@ -351,6 +352,12 @@ QUERY_JS = r"""
   }
 
   function sheet(out) { out.global = 'a stylesheet changed'; }
+  // A <link> that is not (and was not) a stylesheet shows nothing: an app that swaps its
+  // favicon while it works (marimo, as a cell runs) has not changed the page as a whole.
+  function inert(el, oldRel) {
+    return el.tagName === 'LINK' && !/stylesheet/i.test(el.rel || '') &&
+      !/stylesheet/i.test(oldRel || '');
+  }
   function whole(out, why) { out.global = why || 'the page changed as a whole'; }
 
   function path(el) {
