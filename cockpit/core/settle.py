@@ -56,6 +56,10 @@ WS_REPLY_CAP_S = 3.0
 # Messages keep coming in bursts while the server works: still this long after the last,
 # the answer is in (a socket that streams without end is followed until CHAIN_CAP_S).
 WS_QUIET_S = 0.1
+# An app that asks its server over HTTP and gets the answer over its socket (marimo's
+# cell run): after the action's fetch ended, a silent socket is waited for this long.
+WS_ASKED_CAP_S = 1.5
+ANSWERED_TIMER_MS = 16  # after a socket's answer, timers due later than this are not waited
 # A request that starts this long after everything else the action set going is not its
 # consequence: an app's autosave a second after the edit, a poll. (The page reports its
 # own fetches by their cause, `fetches`; this is for what it cannot.)
@@ -142,9 +146,13 @@ def _page_delay(state: dict, chain_open: bool, elapsed: float) -> float | None:
         return ws
     if not chain_open:
         return None
-    if state["timers"]:
+    # The app's server answered over its socket, and that has been rendered: a timer due
+    # later, or an animation, is the app's own (a spinner's delay, a progress bar's fade),
+    # not the answer's.
+    answered = state.get("wsIn", -1) >= WS_QUIET_S * 1000
+    if state["timers"] and not (answered and state["next"] > ANSWERED_TIMER_MS):
         return min(max(state["next"] / 1000, 0.005), 0.1)
-    if state["anim"]:
+    if state["anim"] and not answered:
         return min(state["anim"] / 1000 + 0.01, 0.1)
     if 0 <= state["mutated"] < MUTATION_QUIET_S * 1000 and not state["framed"]:
         return MUTATION_QUIET_S - state["mutated"] / 1000
@@ -154,12 +162,16 @@ def _page_delay(state: dict, chain_open: bool, elapsed: float) -> float | None:
 def _socket_delay(state: dict, elapsed: float) -> float | None:
     """Seconds to wait for the page's WebSockets (settle_js), or None: a socket opened
     since the action has had no message yet, or what the page sent has had no answer
-    yet (both until WS_REPLY_CAP_S), or a message came less than WS_QUIET_S ago (until
-    CHAIN_CAP_S: a socket that streams without end is not waited out)."""
+    yet (both until WS_REPLY_CAP_S), or the action's fetch ended with the page's socket
+    silent since (until WS_ASKED_CAP_S after it), or a message came less than
+    WS_QUIET_S ago (until CHAIN_CAP_S: a socket that streams without end is not waited
+    out)."""
     sent, got = state.get("wsSent", -1), state.get("wsIn", -1)
     if elapsed < WS_REPLY_CAP_S and (state.get("wsNew") or (sent >= 0 and not
                                                              0 <= got <= sent)):
         return 0.02
+    if 0 <= state.get("wsAsked", -1) < WS_ASKED_CAP_S * 1000:
+        return 0.02  # asked over HTTP, the socket silent since: its answer may come there
     if 0 <= got < WS_QUIET_S * 1000 and elapsed < CHAIN_CAP_S:
         return max(0.01, WS_QUIET_S - got / 1000)
     return None

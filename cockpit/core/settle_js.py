@@ -127,10 +127,17 @@ INIT_JS = r"""
       },
     });
   }
+  // Fetches that ended lately, by the time their chain began: an app that asks its
+  // server over HTTP may get the answer over its socket (marimo runs a cell so).
+  S.ended = [];
   const track = (promise) => {
     const rec = {root: rootNow()};
     S.fetches.add(rec);
-    const done = () => S.fetches.delete(rec);
+    const done = () => {
+      S.fetches.delete(rec);
+      S.ended.push({root: rec.root, at: now()});
+      if (S.ended.length > 20) S.ended.shift();
+    };
     promise.then(done, done);
   };
   if (window.fetch) {
@@ -157,12 +164,14 @@ INIT_JS = r"""
   const WS = window.WebSocket;
   S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map();
   if (WS) {
+    S.wsOpen = new Set();
     const Wrapped = function WebSocket(...args) {
       const ws = Reflect.construct(WS, args, new.target || Wrapped);
       S.wsNew.set(ws, now());
+      S.wsOpen.add(ws);
       const first = () => S.wsNew.delete(ws);
       ws.addEventListener('message', () => { S.wsIn = now(); first(); });
-      ws.addEventListener('close', first);
+      ws.addEventListener('close', () => { first(); S.wsOpen.delete(ws); });
       return ws;
     };
     Wrapped.prototype = WS.prototype;
@@ -285,6 +294,15 @@ async ([since, limit, quietMs, changes, clickId]) => {
   }
   return out;
 
+  // ms since the action's last fetch ended with the page's socket silent since: its
+  // answer may be on its way over the socket; -1 when not so.
+  function wsAsked(since, now) {
+    if (!S.wsOpen || !S.wsOpen.size) return -1;
+    let last = 0;
+    for (const e of S.ended) if (e.root >= since) last = Math.max(last, e.at);
+    return last && !(S.wsIn >= last) ? now - last : -1;
+  }
+
   function state() {
     const now = Date.now();
     let timers = 0, next = Infinity;
@@ -310,6 +328,7 @@ async ([since, limit, quietMs, changes, clickId]) => {
             wsNew: [...S.wsNew.values()].filter((t) => t >= since).length,
             wsSent: S.wsOut >= since ? now - S.wsOut : -1,
             wsIn: S.wsIn >= since ? now - S.wsIn : -1,
+            wsAsked: wsAsked(since, now),
             submit: S.submitted >= since && !S.submit.defaultPrevented &&
               S.submit.target.method !== 'dialog',
             mutated: S.mut >= since ? now - S.mut : -1, framed: S.framedMuts === S.muts};
