@@ -67,8 +67,13 @@ INIT_JS = r"""
   window.setTimeout = function (fn, delay, ...args) {
     if (typeof fn !== 'function') return setT.call(window, fn, delay, ...args);
     const root = rootNow(), d = Math.max(0, Number(delay) || 0);
+    // A timer due past the limit after its chain began is not waited for (PROBE_JS), and
+    // what it does then (an autosave's fetch, a second later) starts a chain of no
+    // action's: -1 is older than any action.
+    const late = now() + d > root + __LIMIT__;
     let id;
-    const run = wrap(function (...a) { S.timers.delete(id); return fn.apply(this, a); }, root);
+    const run = wrap(function (...a) { S.timers.delete(id); return fn.apply(this, a); },
+                     late ? -1 : root);
     id = setT.call(window, run, delay, ...args);
     if (d <= 2000) S.timers.set(id, {root, due: now() + d});
     return id;
@@ -251,7 +256,7 @@ INIT_JS = r"""
   };
   S.bind();
 })();
-""" + CHANGES_INIT_JS  # the change tracker of incremental diffs rides in the same script
+""".replace("__LIMIT__", str(TIMER_LIMIT_MS)) + CHANGES_INIT_JS  # the change tracker rides along
 
 # Returns null when the script is absent (a page opened before it was added), else what
 # the action that began at `since` still has going, and `missed`: a quick click's guard
