@@ -30,12 +30,14 @@ fetch('/config').then((r) => r.json()).then((config) => {
 });
 </script></body></html>"""
 
-# An edit whose panel fades in over 1.4 s (settling follows that), and that the page
-# saves 1.1 s later, as an autosave does: the save, which takes 1.5 s, is not the edit's
+# An edit whose note fades in after 0.95 s, for 0.5 s (settling follows both), and that
+# the page saves 1.1 s later, as an autosave does: the save, which takes 1.5 s, is not
+# the edit's consequence
 SAVES = """<!doctype html><html><head><title>Saves later</title></head><body><main>
-<style>#said { transition: opacity 1.4s linear; opacity: 0 } #said.on { opacity: 1 }</style>
+<style>#said { transition: opacity 0.5s linear; opacity: 0.2 } #said.on { opacity: 1 }</style>
 <button onclick="const p = document.getElementById('said'); p.textContent = 'edited';
- p.classList.add('on'); setTimeout(() => fetch('/save?slow=1500'), 1100)">Edit</button>
+ setTimeout(() => p.classList.add('on'), 950);
+ setTimeout(() => fetch('/save?slow=1500'), 1100)">Edit</button>
 <p id=said>-</p></main></body></html>"""
 SAVED: list[bool] = []
 
