@@ -104,3 +104,20 @@ async def test_streamlit_goto_waits_for_the_first_render_and_clicks_for_the_rere
             # the rerun's answer lands after the key: it is in the key's own result
             assert f'"Current: {value - 1} x Garden" -> "Current: {value} x Garden"' in \
                 r.output, r.output
+
+
+async def test_a_notebook_cell_run_answers_with_its_output(notebook):
+    async with Session("real-settle-notebook") as s:
+        await _ok(s, f"goto {notebook}")
+        page = s.active.page
+        editor = page.locator(".cm-content").nth(1)  # `total = sum(range(10))`
+        await editor.wait_for(timeout=30_000)
+        for n in (21, 22):
+            await editor.click()
+            await page.keyboard.press("Control+a")
+            await page.keyboard.type(f"total = sum(range({n}))\ntotal")
+            await _ok(s, "snapshot")  # as the agent's own typing would have left it
+            r = await _ok(s, "press Shift+Enter")
+            # the kernel's answer comes over marimo's socket after the run request: the
+            # key's own result holds the cell's new output
+            assert re.search(rf'\b{sum(range(n))}\b"?', r.output), r.output
