@@ -49,7 +49,11 @@ RENDER_QUIET_S = 0.15
 # socket when the answers come: looked for this long after its last fetch.
 SOCKET_GRACE_S = 0.1
 CHOOSER_CAP_S = 0.5  # a file input was clicked: the chooser's report comes by then, or never
-CLOSE_CAP_S = 2.0  # the page called window.close(): the tab goes away by then
+CLOSE_CAP_S = 2.0
+# The page asked for a new window (window.open, a link or form with a target): its tab
+# comes by then (it came after a fixed 100 ms grace, mostly; not on a loaded machine), or
+# the browser refused it.
+POPUP_CAP_S = 1.0  # the page called window.close(): the tab goes away by then
 # WebSocket apps: the answer to what the action sent (a rerun, a cell run) comes by then;
 # a socket the new page opened has its first message by then (its first render).
 WS_REPLY_CAP_S = 3.0
@@ -94,6 +98,7 @@ class Watch:
     changes_final: bool = False
     wants_changes: bool = True  # False: a full snapshot follows (COCKPIT_FULL_DIFF=1)
     closed: bool = False  # the action's tab closed while settling (a popup closed itself)
+    popup: bool = False  # the tab's page opened another (window.open, a target=_blank link)
     # The fields the browser's constraint validation refused a submission for (settle_js:
     # `refused`), each {label, tag, type, message}; None when it refused none.
     refused: list | None = None
@@ -229,8 +234,8 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             if now - nav_asked < NAV_START_CAP_S:
                 await asyncio.sleep(0.01)
                 continue
-        if state["open"] and now - start < GRACE_S:
-            await asyncio.sleep(GRACE_S - (now - start))  # a new tab is on its way
+        if state["open"] and not watch.popup and now - start < POPUP_CAP_S:
+            await asyncio.sleep(0.02)  # a new tab is on its way (a loaded machine: slowly)
             continue
         if state["download"] and not watch.downloads and now - start < NAV_START_CAP_S:
             await asyncio.sleep(0.02)

@@ -158,6 +158,7 @@ class Tab:
         p.on("dialog", self._on_dialog)
         p.on("filechooser", self._on_filechooser)
         p.on("download", self._on_download)
+        p.on("popup", self._on_popup)
         p.on("request", self._on_request)
         # A response ends a request for settling: `requestfinished` waits for the body,
         # which never comes for a fetch whose body the page does not read.
@@ -266,6 +267,11 @@ class Tab:
             if watch.tab_id == self.id:
                 watch.file_chooser = True
         self._emit(ev.FILE_CHOOSER, multiple=chooser.is_multiple())
+
+    def _on_popup(self, page) -> None:
+        for watch in self.session.watches:  # the action that opened it waits for this
+            if watch.tab_id == self.id:
+                watch.popup = True
 
     def _on_download(self, download) -> None:
         task = spawn(self._save_download(download), f"saving a download of tab {self.id}")
