@@ -285,7 +285,6 @@ async def _new_page_work(page, watch: Watch, deadline: float) -> None:
     loaded = time.monotonic()
     until = min(deadline, loaded + max(CHAIN_CAP_S, WS_REPLY_CAP_S))
     followed = False  # the page's sockets spoke: its requests and DOM are followed too
-    fetched = 0.0  # when the page was last seen fetching (an app asks, then connects)
     while time.monotonic() < until and not page.is_closed():
         state = await probe(page, watch.since_ms, frame=followed)
         if not state:
@@ -297,10 +296,9 @@ async def _new_page_work(page, watch: Watch, deadline: float) -> None:
         ws = _socket_delay(state, elapsed)
         followed = followed or ws is not None or state.get("wsIn", -1) >= 0
         if state["fetches"] or ws is not None:
-            fetched = time.monotonic() if state["fetches"] else fetched
             await asyncio.sleep(0.02 if ws is None else ws)
             continue
-        if not followed and fetched and time.monotonic() - fetched < SOCKET_GRACE_S:
+        if not followed and 0 <= state.get("fetched", -1) < SOCKET_GRACE_S * 1000:
             await asyncio.sleep(0.02)  # its answers may open the app's socket next
             continue
         if not followed or elapsed > CHAIN_CAP_S:

@@ -67,10 +67,11 @@ INIT_JS = r"""
   window.setTimeout = function (fn, delay, ...args) {
     if (typeof fn !== 'function') return setT.call(window, fn, delay, ...args);
     const root = rootNow(), d = Math.max(0, Number(delay) || 0);
-    // A timer due past the limit after its chain began is not waited for (PROBE_JS), and
-    // what it does then (an autosave's fetch, a second later) starts a chain of no
-    // action's: -1 is older than any action.
-    const late = now() + d > root + __LIMIT__;
+    // A timer set for a while (a debounce: not a framework's next slice of work) that is
+    // due past the limit after its chain began is not waited for (PROBE_JS), and what it
+    // does then (an autosave's fetch, a second later) starts a chain of no action's: -1
+    // is older than any action.
+    const late = d >= 250 && now() + d > root + __LIMIT__;
     let id;
     const run = wrap(function (...a) { S.timers.delete(id); return fn.apply(this, a); },
                      late ? -1 : root);
@@ -302,10 +303,14 @@ async ([since, limit, quietMs, changes, clickId]) => {
   // ms since the action's last fetch ended with the page's socket silent since: its
   // answer may be on its way over the socket; -1 when not so.
   function wsAsked(since, now) {
+    const last = lastEnded(since);
     if (!S.wsOpen || !S.wsOpen.size) return -1;
-    let last = 0;
-    for (const e of S.ended) if (e.root >= since) last = Math.max(last, e.at);
     return last && !(S.wsIn >= last) ? now - last : -1;
+  }
+  function lastEnded(since) {  // when the action's last fetch ended (0: none did)
+    let last = 0;
+    for (const e of S.ended || []) if (e.root >= since) last = Math.max(last, e.at);
+    return last;
   }
 
   function state() {
@@ -334,6 +339,7 @@ async ([since, limit, quietMs, changes, clickId]) => {
             wsSent: S.wsOut >= since ? now - S.wsOut : -1,
             wsIn: S.wsIn >= since ? now - S.wsIn : -1,
             wsAsked: wsAsked(since, now),
+            fetched: lastEnded(since) ? now - lastEnded(since) : -1,
             submit: S.submitted >= since && !S.submit.defaultPrevented &&
               S.submit.target.method !== 'dialog',
             mutated: S.mut >= since ? now - S.mut : -1, framed: S.framedMuts === S.muts};
