@@ -138,3 +138,19 @@ async def test_raw_playwright_errors_are_said_in_words(s, base):
     r = await fails(s, "wait --text Never --timeout 5000")
     assert r.error.startswith("wait: the tab closed while this ran"), r.error
     assert "Target page" not in r.error
+
+
+async def test_a_favicon_swapped_while_working_keeps_the_diff_incremental(s, base, fulls):
+    # an app that shows it is busy in its favicon (marimo, as a cell runs) has not changed
+    # the page as a whole: the click's diff comes from what changed, not a full snapshot
+    from conftest import page
+    await ok(s, f"goto {base}" + page("settle-favicon", (
+        "<button onclick=\"document.querySelector('link[rel=icon]').href ="
+        " 'data:image/x-icon;base64,AAAB'; document.getElementById('out').textContent ="
+        " 'ran'\">Run</button><p id=out>idle</p>"),
+        head="<link rel=icon href='data:,'>"))
+    await ok(s, "snapshot -i")
+    before = fulls["n"]
+    r = await ok(s, f"click {ref_of(s, 'button', 'Run')}")
+    assert '"idle" -> "ran"' in r.output, r.output
+    assert fulls["n"] == before, "a favicon's change made the diff a full snapshot"
