@@ -38,11 +38,15 @@ from __future__ import annotations
 # document) it only observes: the first snapshot is a full one anyway.
 TRACKER_JS = r"""
 function () {
-  if (window.__cockpitChanges) return;
+  // A window kept for its next document (a popup's about:blank, then its first page of
+  // the same origin): the tracker starts over on the new document (settle_js says more).
+  const old = window.__cockpitChanges;
+  if (old) { if (old.doc !== document) old.bind(); return; }
   const MAX = 400;  // changed elements past this: the page changed wholesale
-  const T = {base: false, nodes: new Set(), attrs: new Map(), values: new Set(),
-             global: '', title: false, rules: undefined, members: null, scanned: false,
-             given: new Map(), unread: []};
+  const fresh = () => ({base: false, nodes: new Set(), attrs: new Map(), values: new Set(),
+                        global: '', title: false, rules: undefined, members: null,
+                        scanned: false, given: new Map(), unread: []});
+  const T = fresh();
   Object.defineProperty(window, '__cockpitChanges', {value: T, enumerable: false});
   const IGNORED = new Set(['SCRIPT', 'NOSCRIPT', 'META', 'TEMPLATE']);
   const ignorable = (n) => n.nodeType === 8 || (n.nodeType === 1 && (IGNORED.has(n.tagName)
@@ -73,7 +77,6 @@ function () {
   T.flush = () => { for (const r of obs.takeRecords()) if (T.base) take(r); };
   const observe = (root) => { try { obs.observe(root, OPTS); } catch (e) { /* detached */ } };
   T.observe = observe;
-  observe(document);
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (...args) {
     const root = attach.apply(this, args);
@@ -83,8 +86,17 @@ function () {
   const value = (el) => {
     if (T.base && !T.global && el && el.nodeType === 1 && el.tagName !== 'SCRIPT') T.values.add(el);
   };
-  for (const type of ['input', 'change', 'reset', 'toggle', 'load', 'error'])
-    document.addEventListener(type, (e) => value(e.target), true);
+  T.bind = () => {  // once per document this window shows
+    if (T.doc) {  // a new document in this window: it starts over, and its refs are new
+      Object.assign(T, fresh());
+      window.__cockpitDoc = undefined;
+    }
+    T.doc = document;
+    observe(document);
+    for (const type of ['input', 'change', 'reset', 'toggle', 'load', 'error'])
+      document.addEventListener(type, (e) => value(e.target), true);
+  };
+  T.bind();
   window.addEventListener('resize', () => { if (T.base) T.global = 'the window was resized'; });
   const wrapSetter = (proto, prop) => {
     const d = proto && Object.getOwnPropertyDescriptor(proto, prop);
@@ -125,6 +137,7 @@ QUERY_JS = r"""
 (arg) => {
   if (!window.__cockpitChanges) (__TRACKER__)();
   const T = window.__cockpitChanges;
+  if (T.doc !== document && T.bind) T.bind();  // a window kept for a new document
   if (arg && arg.sheets) {  // rules of stylesheets the page may not read (stylesheets.py)
     for (const [href, rules] of Object.entries(arg.sheets)) T.given.set(href, rules);
     T.rules = undefined;
@@ -232,6 +245,7 @@ QUERY_JS = r"""
       for (const [name, old] of names) if (el.getAttribute(name) !== old) { changed = true; break; }
       if (!changed) continue;
       if (el.closest('title')) { out.title = true; continue; }
+      if (inert(el, names.get('rel'))) continue;
       if (el === body || el === document.documentElement || el.closest('head') ||
           el.tagName === 'STYLE' || el.tagName === 'LINK' || names.has('id') || names.has('for')) {
         out.global = 'the page changed as a whole';
@@ -240,7 +254,7 @@ QUERY_JS = r"""
       starts.push([el, true]);
     }
     for (const el of T.values) {
-      if (!el.isConnected) continue;
+      if (!el.isConnected || inert(el)) continue;
       if (el.tagName === 'LINK' || el.tagName === 'STYLE') return sheet(out);
       starts.push([el, true]);
     }
@@ -338,6 +352,12 @@ QUERY_JS = r"""
   }
 
   function sheet(out) { out.global = 'a stylesheet changed'; }
+  // A <link> that is not (and was not) a stylesheet shows nothing: an app that swaps its
+  // favicon while it works (marimo, as a cell runs) has not changed the page as a whole.
+  function inert(el, oldRel) {
+    return el.tagName === 'LINK' && !/stylesheet/i.test(el.rel || '') &&
+      !/stylesheet/i.test(oldRel || '');
+  }
   function whole(out, why) { out.global = why || 'the page changed as a whole'; }
 
   function path(el) {

@@ -132,7 +132,7 @@ class Diff:
         return ", ".join(parts)
 
     def text(self, limit: int | None = None, *, said: str = "",
-             controls: list[str] | None = None) -> str:
+             controls: list[str] | None = None, page_said: bool = False) -> str:
         """The summary and a line per change; past `limit` lines, the ones the agent could
         least predict are kept (new words first, removals last) and the cut is said; the
         counts only then (the lines say them). `said`: what the result says already
@@ -143,6 +143,9 @@ class Diff:
             return "\n".join([self._summary(url_said, terse=True)] +
                              [c.line for c in self.changes])
         if self.new_page:  # a whole page: its controls when few, else `snapshot` reads it
+            if page_said:  # the result said where it is (page_news.page_line)
+                return "\n".join(controls) if controls is not None else \
+                    f"+{self.count('added')}"
             if controls is None:
                 return self._summary(url_said, terse=True)
             # where it is, unless the result said so already (`opened: Title`)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
-from . import changes
+from . import changes, page_news
 from .context import Context
 from .diff import NEW_PAGE_LISTED, SHOWN_IN_TEXT, Diff, diff
 from .errors import CommandError, ModalStateError
@@ -148,7 +148,7 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
     incremental = session.incremental_diffs and not watch.navigated
     return await _with_diff(session, ctx, outcome, tabs_before, inv,
                             watch if incremental else None,
-                            (early[0], before) if early else None)
+                            (early[0], before) if early else None, watch)
 
 
 def _dialog_opened(tab: Tab) -> Outcome:
@@ -176,17 +176,31 @@ async def _snapshot_quietly(tab: Tab):
 
 async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
                      tabs_before: list[Tab], inv: Invocation, incremental: Watch | None,
-                     early: tuple[asyncio.Task, Snapshot | None] | None = None) -> Outcome:
-    """The result's text and data: the action's own line, notes, new tabs, and the diff
-    of the active tab. `incremental`: the action's watch when the diff may come from what
-    changed (no navigation), else None: a full snapshot."""
+                     early: tuple[asyncio.Task, Snapshot | None] | None = None,
+                     watch: Watch | None = None) -> Outcome:
+    """The result's text and data: the action's own line, notes, new and closed tabs,
+    a refused submission, and the diff of the active tab (after a new page: where it is
+    and what it says first). `incremental`: the action's watch when the diff may come from
+    what changed (no navigation), else None: a full snapshot. `watch`: the action's."""
     lines = [outcome.output] if outcome.output else []
     lines += ctx.notes
     for tab in session.tabs:
         if tab not in tabs_before:
             lines.append(f"opened tab {tab.index}: {tab.url or 'about:blank'} "
                          f"(`tab {tab.index}` switches to it)")
+    closed = [(i + 1, tab) for i, tab in enumerate(tabs_before) if tab not in session.tabs]
     active = await session.ensure_tab()
+    for index, tab in closed:
+        itself = " (the page closed its window)" if tab is ctx.tab and watch is not None \
+            and watch.closed else ""
+        back = f"; now on tab {active.index}: {active.title or active.url}" \
+            if tab is ctx.tab else ""
+        lines.append(f"tab {index} closed{itself}{back}")
+    if closed:
+        outcome.data["closed_tabs"] = [index for index, _ in closed]
+    refused = watch.refused if watch is not None and active is ctx.tab else None
+    if refused:
+        outcome.data["refused"] = refused
     if active.file_chooser is not None:
         lines.append("a file chooser is open: `upload FILE...` answers it")
     if early is not None and active is not ctx.tab:  # another tab is the one to diff
@@ -197,15 +211,29 @@ async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
                       _update(active, incremental if active is ctx.tab else None))
     data = dict(outcome.data)
     data["tab"] = active.info()
+    if refused:
+        lines.append(_refusal(refused, after or active.snapshot))
     if after is not None and d is not None:
         await settle_behind(active.page, before, after, d)  # a popover hid the page
         _drop_expected(d, inv, outcome, after)
         data["diff"] = d.to_json()
-        if not (d.empty and inv.spec.typed_text):  # `filled @e5` alone: nothing else moved
+        # a new page the command did not name (a submit's, a link's): where it is, what
+        # it is called, and what it says to the person, before its count or controls
+        told = d.new_page and "title" not in outcome.data
+        if told:
+            method = watch.nav_request.method if watch is not None and \
+                watch.nav_request is not None else None
+            lines.append(page_news.page_line(after.url, after.title,
+                                             before.url if before else None, method))
+            news = await page_news.read(active.page)
+            lines += page_news.lines(news, after)
+            if news:
+                data["messages"] = news
+        if not (d.empty and (inv.spec.typed_text or refused)):  # `filled @e5` alone
             # the URL a navigation went to is said, in the text or as the one asked for
             said = "\n".join([*lines, str(outcome.data.get("url") or "")])
             lines.append(d.text(limit=SHOWN_IN_TEXT, said=said, controls=(
-                controls(after, NEW_PAGE_LISTED) if d.new_page else None)))
+                controls(after, NEW_PAGE_LISTED) if d.new_page else None), page_said=told))
         active.last_diff = (after, d)  # `snapshot -D` right after shows all of it
     # nothing the agent is told changed in the document (a URL-only step, or a fill whose
     # only change was its own value): the need stands, as the last look at `before` saw it
@@ -269,6 +297,13 @@ async def _full_diff(tab: Tab, before: Snapshot | None
     d = diff(before, after)
     after.follow(before, d.moved)
     return after, d
+
+
+def _refusal(fields: list[dict], snap: Snapshot | None) -> str:
+    """The browser's own validation stopped a submit: which fields, and what it said."""
+    said = "; ".join(f"{page_news.field_name(f['label'] or f['type'] or f['tag'], snap)}: "
+                     f"{f['message']}" for f in fields)
+    return f"not submitted: the browser refused the form ({said})"
 
 
 def _drop_expected(d: Diff, inv: Invocation, outcome: Outcome, after: Snapshot) -> None:

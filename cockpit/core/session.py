@@ -307,8 +307,9 @@ class Session:
         self.recovery.tab_closed(tab, index)  # a killed browser closes its pages first
         self.tabs.remove(tab)
         self.bus.emit(ev.TAB_CLOSED, tab=tab.id, index=index + 1)
-        if self.active is tab:
-            self.active = self.tabs[min(index, len(self.tabs) - 1)] if self.tabs else None
+        if self.active is tab:  # back to the tab that opened it (a popup), else a neighbour
+            self.active = tab.opener if tab.opener in self.tabs else \
+                self.tabs[min(index, len(self.tabs) - 1)] if self.tabs else None
             if self.active is not None:
                 self.bus.emit(ev.TAB_CHANGED, **self.active.info())
 

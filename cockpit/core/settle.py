@@ -42,7 +42,32 @@ NAV_START_CAP_S = 2.0  # a navigation the page started must reach the network by
 # observer) to start and show itself. The frame mostly comes first (~8 ms); a page that
 # renders no frames (a hidden one) waits the whole time, two frames' worth.
 MUTATION_QUIET_S = 0.03
+# After a socket's messages, a render in steps (lazy components whose scripts load) has
+# not ended until the DOM has been still this long.
+RENDER_QUIET_S = 0.15
+# A new page that fetched at its load (a Streamlit app asks for its config) may open its
+# socket when the answers come: looked for this long after its last fetch.
+SOCKET_GRACE_S = 0.1
 CHOOSER_CAP_S = 0.5  # a file input was clicked: the chooser's report comes by then, or never
+CLOSE_CAP_S = 2.0
+# The page asked for a new window (window.open, a link or form with a target): its tab
+# comes by then (it came after a fixed 100 ms grace, mostly; not on a loaded machine), or
+# the browser refused it.
+POPUP_CAP_S = 1.0  # the page called window.close(): the tab goes away by then
+# WebSocket apps: the answer to what the action sent (a rerun, a cell run) comes by then;
+# a socket the new page opened has its first message by then (its first render).
+WS_REPLY_CAP_S = 3.0
+# Messages keep coming in bursts while the server works: still this long after the last,
+# the answer is in (a socket that streams without end is followed until CHAIN_CAP_S).
+WS_QUIET_S = 0.1
+# An app that asks its server over HTTP and gets the answer over its socket (marimo's
+# cell run): after the action's fetch ended, a silent socket is waited for this long.
+WS_ASKED_CAP_S = 1.5
+ANSWERED_TIMER_MS = 16  # after a socket's answer, timers due later than this are not waited
+# A request that starts this long after everything else the action set going is not its
+# consequence: an app's autosave a second after the edit, a poll. (The page reports its
+# own fetches by their cause, `fetches`; this is for what it cannot.)
+LATE_REQUEST_S = 0.5
 IGNORED_TYPES = frozenset({"websocket", "eventsource", "manifest", "other"})
 
 
@@ -72,6 +97,11 @@ class Watch:
     changes: list = field(default_factory=list)
     changes_final: bool = False
     wants_changes: bool = True  # False: a full snapshot follows (COCKPIT_FULL_DIFF=1)
+    closed: bool = False  # the action's tab closed while settling (a popup closed itself)
+    popup: bool = False  # the tab's page opened another (window.open, a target=_blank link)
+    # The fields the browser's constraint validation refused a submission for (settle_js:
+    # `refused`), each {label, tag, type, message}; None when it refused none.
+    refused: list | None = None
 
     def request_started(self, request, resource: str, is_navigation: bool) -> None:
         if is_navigation:
@@ -79,6 +109,9 @@ class Watch:
             self.nav_request = request
         if not self.open or resource in IGNORED_TYPES:
             return
+        if not is_navigation and not self.pending and \
+                time.monotonic() - self.last_activity > LATE_REQUEST_S:
+            return  # long after all else: not the action's (an autosave, a poll)
         self.pending.add(request)
         self.count += 1
         self.last_activity = time.monotonic()
@@ -108,19 +141,53 @@ async def probe(page, since_ms: float, changes: bool = False,
         return None
 
 
-def _page_delay(state: dict, chain_open: bool) -> float | None:
-    """Seconds to wait for the page's own work, or None when it has nothing going."""
+def _page_delay(state: dict, chain_open: bool, elapsed: float) -> float | None:
+    """Seconds to wait for the page's own work, or None when it has nothing going.
+    `elapsed`: seconds since the action began."""
     if state["fetches"]:
         return 0.02
+    ws = _socket_delay(state, elapsed)
+    if ws is not None:
+        return ws
     if not chain_open:
         return None
-    if state["timers"]:
+    # The app's server answered over its socket, and that has been rendered: a timer due
+    # later, or an animation, is the app's own (a spinner's delay, a progress bar's fade),
+    # not the answer's.
+    answered = state.get("wsIn", -1) >= WS_QUIET_S * 1000
+    if state["timers"] and not (answered and state["next"] > ANSWERED_TIMER_MS):
         return min(max(state["next"] / 1000, 0.005), 0.1)
-    if state["anim"]:
+    if state["anim"] and not answered:
         return min(state["anim"] / 1000 + 0.01, 0.1)
     if 0 <= state["mutated"] < MUTATION_QUIET_S * 1000 and not state["framed"]:
         return MUTATION_QUIET_S - state["mutated"] / 1000
     return None
+
+
+def _socket_delay(state: dict, elapsed: float) -> float | None:
+    """Seconds to wait for the page's WebSockets (settle_js), or None: a socket opened
+    since the action has had no message yet, or what the page sent has had no answer
+    yet (both until WS_REPLY_CAP_S), or the action's fetch ended with the page's socket
+    silent since (until WS_ASKED_CAP_S after it), or a message came less than
+    WS_QUIET_S ago (until CHAIN_CAP_S: a socket that streams without end is not waited
+    out)."""
+    sent, got = state.get("wsSent", -1), state.get("wsIn", -1)
+    if elapsed < WS_REPLY_CAP_S and (state.get("wsNew") or (sent >= 0 and not
+                                                             0 <= got <= sent)):
+        return 0.02
+    if 0 <= state.get("wsAsked", -1) < WS_ASKED_CAP_S * 1000:
+        return 0.02  # asked over HTTP, the socket silent since: its answer may come there
+    if 0 <= got < WS_QUIET_S * 1000 and elapsed < CHAIN_CAP_S:
+        return max(0.01, WS_QUIET_S - got / 1000)
+    return None
+
+
+async def _until_closed(page, watch: Watch, cap: float = CLOSE_CAP_S) -> None:
+    """The page called window.close(): wait (bounded) for the tab to go away."""
+    end = time.monotonic() + cap
+    while not page.is_closed() and time.monotonic() < end:
+        await asyncio.sleep(0.01)
+    watch.closed = page.is_closed()
 
 
 async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_CAP_S,
@@ -138,11 +205,11 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             if not note:
                 if on_load is not None:
                     on_load()
-                await _new_page_fetches(page, watch, min(deadline, time.monotonic() +
-                                                         CHAIN_CAP_S))
+                await _new_page_work(page, watch, deadline)
                 quiet = min(quiet, AFTER_LOAD_QUIET_S)
             break
         if page.is_closed():
+            watch.closed = True
             break
         state, watch.first_probe = watch.first_probe, None
         if state is None:
@@ -157,13 +224,18 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             continue
         if "changes" in state:
             watch.changes.append(state["changes"])
+        if state.get("refused"):
+            watch.refused = state["refused"]
+        if state.get("closing"):
+            await _until_closed(page, watch)
+            break
         if state["nav"] or state["submit"]:  # a new document is asked for: its request
             nav_asked = nav_asked or now
             if now - nav_asked < NAV_START_CAP_S:
                 await asyncio.sleep(0.01)
                 continue
-        if state["open"] and now - start < GRACE_S:
-            await asyncio.sleep(GRACE_S - (now - start))  # a new tab is on its way
+        if state["open"] and not watch.popup and now - start < POPUP_CAP_S:
+            await asyncio.sleep(0.02)  # a new tab is on its way (a loaded machine: slowly)
             continue
         if state["download"] and not watch.downloads and now - start < NAV_START_CAP_S:
             await asyncio.sleep(0.02)
@@ -171,7 +243,7 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
         if state["chooser"] and not watch.file_chooser and now - start < CHOOSER_CAP_S:
             await asyncio.sleep(0.01)
             continue
-        delay = _page_delay(state, now < chain_end)
+        delay = _page_delay(state, now < chain_end, now - start)
         if delay is None:
             watch.changes_final = ("changes" in state and watch.count == 0
                                    and not watch.downloads)
@@ -198,17 +270,50 @@ async def _follow_navigation(page, watch: Watch, deadline: float) -> str:
         await page.wait_for_load_state("load", timeout=max(1, deadline - time.monotonic())
                                        * 1000)
     except PlaywrightError:  # a timeout, or the page closed
+        if page.is_closed():  # a document that closes its window (a popup's last word)
+            watch.closed = True
+            return ""
         return f"the page was still loading after {deadline - watch.started:.0f} s"
     return ""
 
 
-async def _new_page_fetches(page, watch: Watch, until: float) -> None:
-    """Wait for the fetches and XHRs the new document started (at its load, say)."""
+async def _new_page_work(page, watch: Watch, deadline: float) -> None:
+    """Wait for what the new document set going at its load: its fetches and XHRs, and
+    an app that renders over a WebSocket (Streamlit) its first render: the socket's
+    first messages, the scripts they make it load, the DOM they change. The socket's
+    waits are bounded from the load (WS_REPLY_CAP_S), the rest by CHAIN_CAP_S."""
+    loaded = time.monotonic()
+    until = min(deadline, loaded + max(CHAIN_CAP_S, WS_REPLY_CAP_S))
+    followed = False  # the page's sockets spoke: its requests and DOM are followed too
     while time.monotonic() < until and not page.is_closed():
-        state = await probe(page, watch.since_ms, frame=False)
-        if not state or not state["fetches"]:
+        state = await probe(page, watch.since_ms, frame=followed)
+        if not state:
             return
-        await asyncio.sleep(0.02)
+        if state.get("closing"):
+            await _until_closed(page, watch)
+            return
+        elapsed = time.monotonic() - loaded
+        ws = _socket_delay(state, elapsed)
+        followed = followed or ws is not None or state.get("wsIn", -1) >= 0
+        if state["fetches"] or ws is not None:
+            await asyncio.sleep(0.02 if ws is None else ws)
+            continue
+        if not followed and 0 <= state.get("fetched", -1) < SOCKET_GRACE_S * 1000:
+            await asyncio.sleep(0.02)  # its answers may open the app's socket next
+            continue
+        if not followed or elapsed > CHAIN_CAP_S:
+            return
+        if watch.pending:  # what the messages made it load (a widget's script)
+            await asyncio.sleep(0.02)
+            continue
+        mutated = state["mutated"]
+        if 0 <= mutated < MUTATION_QUIET_S * 1000 and not state["framed"]:
+            await asyncio.sleep(MUTATION_QUIET_S - mutated / 1000)
+            continue
+        if 0 <= mutated < RENDER_QUIET_S * 1000:  # a framework renders in steps
+            await asyncio.sleep(RENDER_QUIET_S - mutated / 1000)
+            continue
+        return
 
 
 async def _network_quiet(watch: Watch, quiet: float, deadline: float) -> str:

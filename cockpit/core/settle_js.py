@@ -18,10 +18,16 @@ TIMER_LIMIT_MS = 1000
 
 INIT_JS = r"""
 (() => {
-  if (window.__cockpitSettle) return;
+  // A window opened by `window.open` shows an initial about:blank document first; its
+  // first navigation to a page of the same origin keeps the window (HTML's rule), with
+  // this script installed on a document that is gone: what listens to the document must
+  // listen to the new one (else a popup's submit or DOM goes unseen). Chromium may not
+  // run init scripts again for it at all: the probe checks too (PROBE_JS).
+  const old = window.__cockpitSettle;
+  if (old) { if (old.doc !== document) old.bind(); return; }
   const S = {timers: new Map(), fetches: new Set(), nav: 0, open: 0, download: 0, mut: 0,
-             chooser: 0, submit: null, submitted: 0, root: 0,
-             muts: 0, framedMuts: 0, waiters: []};
+             chooser: 0, submit: null, submitted: 0, root: 0, closing: 0,
+             refused: 0, invalid: [], muts: 0, framedMuts: 0, waiters: [], doc: null};
   Object.defineProperty(window, '__cockpitSettle', {value: S, enumerable: false});
   const now = () => Date.now();
   const setT = window.setTimeout, clearT = window.clearTimeout;
@@ -61,8 +67,14 @@ INIT_JS = r"""
   window.setTimeout = function (fn, delay, ...args) {
     if (typeof fn !== 'function') return setT.call(window, fn, delay, ...args);
     const root = rootNow(), d = Math.max(0, Number(delay) || 0);
+    // A timer set for a while (a debounce: not a framework's next slice of work) that is
+    // due past the limit after its chain began is not waited for (PROBE_JS), and what it
+    // does then (an autosave's fetch, a second later) starts a chain of no action's: -1
+    // is older than any action.
+    const late = d >= 250 && now() + d > root + __LIMIT__;
     let id;
-    const run = wrap(function (...a) { S.timers.delete(id); return fn.apply(this, a); }, root);
+    const run = wrap(function (...a) { S.timers.delete(id); return fn.apply(this, a); },
+                     late ? -1 : root);
     id = setT.call(window, run, delay, ...args);
     if (d <= 2000) S.timers.set(id, {root, due: now() + d});
     return id;
@@ -121,10 +133,17 @@ INIT_JS = r"""
       },
     });
   }
+  // Fetches that ended lately, by the time their chain began: an app that asks its
+  // server over HTTP may get the answer over its socket (marimo runs a cell so).
+  S.ended = [];
   const track = (promise) => {
     const rec = {root: rootNow()};
     S.fetches.add(rec);
-    const done = () => S.fetches.delete(rec);
+    const done = () => {
+      S.fetches.delete(rec);
+      S.ended.push({root: rec.root, at: now()});
+      if (S.ended.length > 20) S.ended.shift();
+    };
     promise.then(done, done);
   };
   if (window.fetch) {
@@ -139,23 +158,34 @@ INIT_JS = r"""
   };
   const open = window.open;
   window.open = function (...args) { S.open = now(); return open.apply(this, args); };
-  document.addEventListener('click', (e) => {
-    const el = e.target && e.target.closest && e.target.closest('a[target], area[target]');
-    if (el && !/^_(self|top|parent)?$/i.test(el.getAttribute('target') || '')) S.open = now();
-    // A file input's click (its own, its label's, or a button's `input.click()`) opens a
-    // file chooser, which the browser reports a moment after the click has returned.
-    const input = e.target;
-    if (input instanceof HTMLInputElement && input.type === 'file' && !input.disabled)
-      S.chooser = now();
-  }, true);
-  // A form's submission navigates a task later than its click: the probe sees the submit
-  // event (and, the event being over then, whether a handler prevented it) before that.
-  document.addEventListener('submit', (e) => {
-    const form = e.target, by = e.submitter;
-    const target = (by && by.getAttribute('formtarget')) || form.getAttribute('target') || '';
-    if (/^_(self|top|parent)?$/i.test(target)) { S.submit = e; S.submitted = now(); }
-    else S.open = now();  // into another window: a new tab is on its way
-  }, true);
+  // A popup that closes itself (an admin's "add another" popup, once it has saved): the
+  // action's consequence is the tab going away, which settling then waits for.
+  const close = window.close;
+  window.close = function (...args) { S.closing = now(); return close.apply(this, args); };
+  // WebSockets: an app that renders what its server sends (Streamlit, marimo) shows an
+  // action's outcome when the answer to what it sent has come and been rendered, and a
+  // page it opens has rendered once its socket's first messages have. Noted: when the
+  // last message came, when the page last sent, and the sockets still waiting for their
+  // first message.
+  const WS = window.WebSocket;
+  S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map();
+  if (WS) {
+    S.wsOpen = new Set();
+    const Wrapped = function WebSocket(...args) {
+      const ws = Reflect.construct(WS, args, new.target || Wrapped);
+      S.wsNew.set(ws, now());
+      S.wsOpen.add(ws);
+      const first = () => S.wsNew.delete(ws);
+      ws.addEventListener('message', () => { S.wsIn = now(); first(); });
+      ws.addEventListener('close', () => { first(); S.wsOpen.delete(ws); });
+      return ws;
+    };
+    Wrapped.prototype = WS.prototype;
+    for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Wrapped[k] = WS[k];
+    window.WebSocket = Wrapped;
+    const wsSend = WS.prototype.send;
+    WS.prototype.send = function (...args) { S.wsOut = now(); return wsSend.apply(this, args); };
+  }
   if (window.navigation) {
     navigation.addEventListener('navigate', (e) => {
       if (e.downloadRequest !== null && e.downloadRequest !== undefined) S.download = now();
@@ -187,10 +217,47 @@ INIT_JS = r"""
     setT.call(window, () => { S.waiters = S.waiters.filter((w) => w !== resolve); resolve(); },
               ms);
   });
-  new MutationObserver(() => { S.mut = now(); S.muts++; afterFrame(); }).observe(document,
-    {subtree: true, childList: true, attributes: true, characterData: true});
+  S.bind = () => {  // (again for each document of a reused window, see above)
+    S.doc = document;
+    const T = window.__cockpitChanges;  // the change tracker's too (it voids the old refs)
+    if (T && T.doc !== document && T.bind) T.bind();
+    document.addEventListener('click', (e) => {
+      const el = e.target && e.target.closest && e.target.closest('a[target], area[target]');
+      if (el && !/^_(self|top|parent)?$/i.test(el.getAttribute('target') || '')) S.open = now();
+      // A file input's click (its own, its label's, or a button's `input.click()`) opens a
+      // file chooser, which the browser reports a moment after the click has returned.
+      const input = e.target;
+      if (input instanceof HTMLInputElement && input.type === 'file' && !input.disabled)
+        S.chooser = now();
+    }, true);
+    // A form's submission navigates a task later than its click: the probe sees the submit
+    // event (and, the event being over then, whether a handler prevented it) before that.
+    document.addEventListener('submit', (e) => {
+      const form = e.target, by = e.submitter;
+      const target = (by && by.getAttribute('formtarget')) || form.getAttribute('target') || '';
+      if (/^(_(self|top|parent))?$/i.test(target)) { S.submit = e; S.submitted = now(); }
+      else S.open = now();  // into another window: a new tab is on its way
+    }, true);
+    // The browser's own constraint validation refused a submission (a `required` field
+    // left empty, a bad email): it fires `invalid` at each field instead of `submit`.
+    // Noted with what the person would see, for the result to say why nothing happened.
+    document.addEventListener('invalid', (e) => {
+      const el = e.target, at = now();
+      if (at - S.refused > 50) S.invalid = [];  // a new refusal
+      S.refused = at;
+      if (S.invalid.length >= 5) return;
+      const label = (el.labels && el.labels[0] && el.labels[0].innerText) ||
+        el.getAttribute('aria-label') || el.getAttribute('placeholder') || el.name || el.id || '';
+      S.invalid.push({label: label.trim().replace(/\s+/g, ' ').slice(0, 60),
+                      tag: el.tagName.toLowerCase(), type: el.type || '',
+                      message: el.validationMessage || 'invalid'});
+    }, true);
+    new MutationObserver(() => { S.mut = now(); S.muts++; afterFrame(); }).observe(document,
+      {subtree: true, childList: true, attributes: true, characterData: true});
+  };
+  S.bind();
 })();
-""" + CHANGES_INIT_JS  # the change tracker of incremental diffs rides in the same script
+""".replace("__LIMIT__", str(TIMER_LIMIT_MS)) + CHANGES_INIT_JS  # the change tracker rides along
 
 # Returns null when the script is absent (a page opened before it was added), else what
 # the action that began at `since` still has going, and `missed`: a quick click's guard
@@ -216,8 +283,11 @@ async ([since, limit, quietMs, changes, clickId]) => {
   const missed = !!(guard && guard.missed);
   if (guard) Object.assign(guard, {el: null, missed: false});
   if (!S) return missed ? {missed} : null;  // a page opened before the script was added
+  // A window kept for a new document runs no init script for it (Chromium): the document's
+  // listeners are set up here, at the first look (see INIT_JS).
+  if (S.doc !== document && S.bind) S.bind();
   const busy = (o) => o.timers || o.fetches || o.anim || o.nav || o.open || o.download ||
-    o.chooser || o.submit || missed;
+    o.chooser || o.submit || o.closing || missed;
   let out = state();
   if (!busy(out) && out.mutated >= 0 && out.mutated < quietMs && !out.framed) {
     await S.untilFramed(quietMs - out.mutated);  // the DOM changed just now: a frame on
@@ -229,6 +299,19 @@ async ([since, limit, quietMs, changes, clickId]) => {
     catch (e) { out.changes = {failed: String(e)}; }  // Python takes a full snapshot
   }
   return out;
+
+  // ms since the action's last fetch ended with the page's socket silent since: its
+  // answer may be on its way over the socket; -1 when not so.
+  function wsAsked(since, now) {
+    const last = lastEnded(since);
+    if (!S.wsOpen || !S.wsOpen.size) return -1;
+    return last && !(S.wsIn >= last) ? now - last : -1;
+  }
+  function lastEnded(since) {  // when the action's last fetch ended (0: none did)
+    let last = 0;
+    for (const e of S.ended || []) if (e.root >= since) last = Math.max(last, e.at);
+    return last;
+  }
 
   function state() {
     const now = Date.now();
@@ -250,7 +333,13 @@ async ([since, limit, quietMs, changes, clickId]) => {
     }
     return {timers, next: timers ? Math.max(0, next - now) : 0, fetches, anim,
             nav: S.nav >= since, open: S.open >= since, download: S.download >= since,
-            chooser: S.chooser >= since, missed,
+            chooser: S.chooser >= since, missed, closing: S.closing >= since,
+            refused: S.refused >= since ? S.invalid : null,
+            wsNew: [...S.wsNew.values()].filter((t) => t >= since).length,
+            wsSent: S.wsOut >= since ? now - S.wsOut : -1,
+            wsIn: S.wsIn >= since ? now - S.wsIn : -1,
+            wsAsked: wsAsked(since, now),
+            fetched: lastEnded(since) ? now - lastEnded(since) : -1,
             submit: S.submitted >= since && !S.submit.defaultPrevented &&
               S.submit.target.method !== 'dialog',
             mutated: S.mut >= since ? now - S.mut : -1, framed: S.framedMuts === S.muts};

@@ -78,7 +78,11 @@ class Tab:
         self._console_guard = FloodGuard(CONSOLE_FLOOD_PER_S)
         self._console_pause = CONSOLE_PAUSE_S  # grows while a flood goes on
         self._console_reopened = float("-inf")
+        # The tab whose page opened this one (window.open, target=_blank): the one to go
+        # back to when this one closes itself (Session.tab_closed).
+        self.opener: Tab | None = None
         self._attach()
+        spawn(self._learn_opener(), f"finding the opener of tab {self.id}")
 
     # --- state other parts read -------------------------------------------------------
     @property
@@ -165,6 +169,7 @@ class Tab:
         p.on("dialog", self._on_dialog)
         p.on("filechooser", self._on_filechooser)
         p.on("download", self._on_download)
+        p.on("popup", self._on_popup)
         p.on("request", self._on_request)
         # A response ends a request for settling: `requestfinished` waits for the body,
         # which never comes for a fetch whose body the page does not read.
@@ -176,6 +181,12 @@ class Tab:
         p.on("load", lambda _: self._set_loading(False, refresh_title=True))
         p.on("close", lambda _: self._on_close(p))
         p.on("crash", lambda _: self._on_crash(p))
+
+    async def _learn_opener(self) -> None:
+        with tolerated(f"finding the opener of tab {self.id}", log):  # it closed already
+            page = await self.page.opener()
+            self.opener = next((t for t in self.session.tabs if t.page is page), None) \
+                if page is not None else None
 
     def rebind(self, page) -> None:
         """Take over a page of a relaunched browser (handoff): same tab, new page. The
@@ -268,6 +279,11 @@ class Tab:
             if watch.tab_id == self.id:
                 watch.file_chooser = True
         self._emit(ev.FILE_CHOOSER, multiple=chooser.is_multiple())
+
+    def _on_popup(self, page) -> None:
+        for watch in self.session.watches:  # the action that opened it waits for this
+            if watch.tab_id == self.id:
+                watch.popup = True
 
     def _on_download(self, download) -> None:
         task = spawn(self._save_download(download), f"saving a download of tab {self.id}")

@@ -55,8 +55,30 @@ NET_ERRORS = {
 }
 
 
+# Playwright's own words for what happened to the page, in the words of what to do next:
+# (a fragment of its message, the line said instead).
+RAW_ERRORS = (
+    ("Target page, context or browser has been closed",
+     "the tab closed while this ran (its page closed its window, or it was closed): "
+     "`tabs` lists the open ones; the next command acts on the active one"),
+    ("Target closed",
+     "the tab closed while this ran (its page closed its window, or it was closed): "
+     "`tabs` lists the open ones; the next command acts on the active one"),
+    ("Execution context was destroyed",
+     "the page went on to another document while this ran: `snapshot -i` shows the new "
+     "one; retry there"),
+    ("Cannot type text into input[type=number]",
+     "a number field takes a number only (e.g. 42 or 3.5): fill it with digits"),
+)
+
+
 def first_line(exc: BaseException) -> str:
+    """The error in one line: Playwright's raw messages that say what happened to the page
+    (RAW_ERRORS) in words that say what to do, else its message's first line."""
     text = str(exc).strip()
+    for fragment, said in RAW_ERRORS:
+        if fragment in text:
+            return said
     text = re.sub(r"^\w+\.\w+: ", "", text)  # "Locator.click: " prefix
     return text.splitlines()[0] if text else type(exc).__name__
 

@@ -236,10 +236,11 @@ async def test_a_navigation_says_where_it_landed_and_lists_a_small_page(s, site,
     await ok(s, "snapshot -i")
     r = await ok(s, f"click {ref_of(s, 'link', 'To few')}")
     head, *listed = r.output.splitlines()[1:]
-    assert head == "new page /nav-few" and listed, r.output
+    assert head == 'new page /nav-few: "nav-few"' and listed, r.output  # where, and its title
     assert listed == (await ok(s, "snapshot -i")).output.splitlines()
     r = await ok(s, f"click {ref_of(s, 'link', 'To many')}")
-    assert re.fullmatch(r"clicked @\S+\nnew page /nav-many, \+\d+", r.output), r.output
+    assert re.fullmatch(r'clicked @\S+\nnew page /nav-many: "nav-many"\n\+\d+', r.output), \
+        r.output
 
 
 async def test_refs_are_short_and_never_name_two_elements(s, site):

@@ -1,0 +1,85 @@
+"""Benchmark a notebook cell run (run by hand: `python3 tests/bench/bench_notebook.py`).
+
+In one run, on a real marimo notebook (tests/realapps/apps.py, `apps.notebook()`): a cell
+is given new code (untimed), then run with Shift+Enter and its output awaited:
+- through Cockpit: `press Shift+Enter`, whose result must already hold the new output;
+- raw Playwright, the baseline measured alongside: `keyboard.press("Shift+Enter")`, then
+  waiting until the cell's output shows the new value.
+Rounds alternate between the two; medians of N rounds each, and the ratio (target: at
+most 1.5x). Each round's code differs, so each output is new.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "realapps"))
+os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
+
+import apps  # noqa: E402
+
+from cockpit.core import Session  # noqa: E402
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "9"))
+CELL = 1  # the notebook's second cell: `total = sum(range(10))`, its output the sum
+
+
+async def _edit(page, n: int) -> int:
+    """Give the cell `total = sum(range(n))` (untimed); returns the output to expect."""
+    editor = page.locator(".cm-content").nth(CELL)
+    await editor.click()
+    await page.keyboard.press("Control+a")
+    await page.keyboard.type(f"total = sum(range({n}))\ntotal")
+    await asyncio.sleep(1.5)  # marimo's autosave of the edit is not the run's
+    return sum(range(n))
+
+
+async def _edit_for_cockpit(s: Session, n: int) -> int:
+    """As `_edit`, and Cockpit's snapshot is brought up to date (untimed), as the agent's
+    own typing command would have left it: the run's diff is the run's alone."""
+    want = await _edit(s.active.page, n)
+    await s.run("snapshot")
+    return want
+
+
+async def main() -> None:
+    with apps.notebook() as url:
+        async with Session("bench-notebook") as s:
+            await s.run(f"goto {url}")
+            page = s.active.page
+            await page.locator(".cm-content").nth(CELL).wait_for(timeout=30_000)
+            await asyncio.sleep(2)  # the kernel's first run is over
+            ours, raw, seen = [], [], 0
+            for i in range(ROUNDS * 2):
+                if i % 2 == 0:
+                    want = await _edit_for_cockpit(s, 20 + i)
+                    t = time.perf_counter()
+                    r = await s.run("press Shift+Enter")
+                    ours.append(time.perf_counter() - t)
+                    seen += r.ok and str(want) in r.output
+                else:
+                    want = await _edit(page, 20 + i)
+                    t = time.perf_counter()
+                    await page.keyboard.press("Shift+Enter")
+                    await page.wait_for_function(
+                        "([i, want]) => [...document.querySelectorAll('.output-area')]"
+                        ".some((o) => o.innerText.includes(want))", arg=[CELL, str(want)],
+                        timeout=10_000, polling="raf")
+                    raw.append(time.perf_counter() - t)
+    o, r = (statistics.median(x) * 1000 for x in (ours, raw))
+    print(f"cell run, Cockpit `press Shift+Enter`: {o:7.1f} ms (median of {len(ours)}); "
+          f"output in its result {seen}/{len(ours)}")
+    print(f"cell run, raw Playwright press + wait: {r:7.1f} ms (median of {len(raw)})")
+    print(f"ratio Cockpit/raw: {o / r:.2f} (target <= 1.5)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

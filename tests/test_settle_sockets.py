@@ -1,0 +1,116 @@
+"""Settling on apps that render what their server sends over a WebSocket: an action's
+answer lands after the action returns, a page's first render after its `load`, and an
+autosave a while later is not the action's to wait for."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import pytest
+from aiohttp import WSMsgType, web
+
+from conftest import ok, ref_of
+
+APP = """<!doctype html><html><head><title>Socket app</title></head><body><main>
+<h1>Socket app</h1><div id=widgets></div><p id=out>nothing yet</p></main><script>
+fetch('/config').then((r) => r.json()).then((config) => {
+  const ws = new WebSocket(`ws://${location.host}/stream`);
+  window.ws = ws;
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.widgets) for (const name of msg.widgets) {
+      const b = document.createElement('button');
+      b.textContent = name;
+      b.onclick = () => ws.send(name);
+      document.getElementById('widgets').append(b);
+    }
+    if (msg.out) document.getElementById('out').textContent = msg.out;
+  };
+});
+</script></body></html>"""
+
+# An edit whose note fades in after 0.95 s, for 0.5 s (settling follows both), and that
+# the page saves 1.1 s later, as an autosave does: the save, which takes 1.5 s, is not
+# the edit's consequence
+SAVES = """<!doctype html><html><head><title>Saves later</title></head><body><main>
+<style>#said { transition: opacity 0.5s linear; opacity: 0.2 } #said.on { opacity: 1 }</style>
+<button onclick="const p = document.getElementById('said'); p.textContent = 'edited';
+ setTimeout(() => p.classList.add('on'), 950);
+ setTimeout(() => fetch('/save?slow=1500'), 1100)">Edit</button>
+<p id=said>-</p></main></body></html>"""
+SAVED: list[bool] = []
+
+
+async def _page(request: web.Request) -> web.Response:
+    return web.Response(text=APP, content_type="text/html")
+
+
+async def _saves(request: web.Request) -> web.Response:
+    return web.Response(text=SAVES, content_type="text/html")
+
+
+async def _config(request: web.Request) -> web.Response:
+    return web.json_response({"ok": True})
+
+
+async def _save(request: web.Request) -> web.Response:
+    await asyncio.sleep(int(request.query.get("slow", "0")) / 1000)
+    SAVED.append(True)
+    return web.json_response({"saved": True})
+
+
+async def _stream(request: web.Request) -> web.WebSocketResponse:
+    ws = web.WebSocketResponse()
+    await ws.prepare(request)
+    await asyncio.sleep(0.3)  # the app's first render comes a while after `load`
+    await ws.send_json({"widgets": ["Run", "Other"]})
+    async for msg in ws:
+        if msg.type == WSMsgType.TEXT:
+            await asyncio.sleep(0.15)  # the server works, then answers over the socket
+            await ws.send_json({"out": f"ran {msg.data}"})
+    return ws
+
+
+@pytest.fixture
+async def socket_app():
+    app = web.Application()
+    app.add_routes([web.get("/", _page), web.get("/config", _config),
+                    web.get("/stream", _stream), web.get("/saves", _saves),
+                    web.get("/save", _save)])
+    runner = web.AppRunner(app, shutdown_timeout=0.5)  # the page's socket stays open
+    await runner.setup()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    site = web.TCPSite(runner, "127.0.0.1", port)
+    await site.start()
+    yield f"http://127.0.0.1:{port}"
+    await runner.cleanup()
+
+
+async def test_goto_waits_for_a_socket_apps_first_render(s, socket_app):
+    r = await ok(s, f"goto {socket_app}/")
+    assert 'button "Run"' in r.output and 'button "Other"' in r.output, r.output
+
+
+async def test_an_answer_over_the_socket_is_in_the_actions_result(s, socket_app):
+    await ok(s, f"goto {socket_app}/")
+    await ok(s, "snapshot -i")
+    failed = await s.run("click @e999")  # a failed command first, as an agent may
+    assert not failed.ok
+    r = await ok(s, f"click {ref_of(s, 'button', 'Run')}")
+    assert '"nothing yet" -> "ran Run"' in r.output, r.output
+    r = await ok(s, f"click {ref_of(s, 'button', 'Other')}")
+    assert '"ran Run" -> "ran Other"' in r.output, r.output
+
+
+async def test_a_request_long_after_the_action_does_not_hold_its_result(s, socket_app):
+    # the autosave starts while settling still follows the fade: it is not the edit's
+    # consequence, and the edit's result does not wait for it to be saved
+    await ok(s, f"goto {socket_app}/saves")
+    await ok(s, "snapshot -i")
+    SAVED.clear()
+    r = await ok(s, f"click {ref_of(s, 'button', 'Edit')}")
+    assert "edited" in r.output, r.output
+    assert not SAVED, "the edit's result waited for the autosave"
