@@ -113,15 +113,26 @@ def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
         if body:
             lines.append(f"    # step {step['n']}: {_comment(step['command'])}")
             lines += [f"    {b}" for b in body]
-        if body and isinstance(step.get("tab"), int):
-            on_tab = step["tab"]
+        if body and isinstance(step.get("tab"), int) and \
+                step["command"].split()[0] in TAB_SWITCHES:
+            on_tab = step["tab"]  # the test's page followed the switch
+        elif body and isinstance(at.get("tab"), int):
+            # The test's page is still the tab the step ran on, even when the session
+            # went back to the opener in the step (a popup that closed itself): the next
+            # step, on another tab, waits for that close first.
+            on_tab = at["tab"]
         new_url = step.get("url")
         began = at.get("url") if isinstance(at.get("url"), str) else url
-        if body and step.get("ok") and new_url and new_url != began and \
+        left = isinstance(at.get("tab"), int) and step.get("tab") != at["tab"] and \
+            step["command"].split()[0] not in TAB_SWITCHES  # its tab closed: no URL to see
+        if body and step.get("ok") and new_url and new_url != began and not left and \
                 new_url.startswith("http") and not body[0].startswith("#"):
             lines.append(f"    expect(page).to_have_url({_url(new_url, origin)})")
         url = new_url or url
     return "\n".join(lines).rstrip() + "\n"
+
+
+TAB_SWITCHES = ("tab", "newtab", "closetab")  # the export switches its page for these
 
 
 def _step(step: dict[str, Any], origin: str, registry: Registry) -> list[str]:

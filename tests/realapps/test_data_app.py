@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 from steps import look, ok, ref
 
 from cockpit.core import Session
@@ -48,8 +47,6 @@ async def test_the_widgets_place_an_order_and_the_results_follow_the_app(s, data
         placed.output
 
 
-@pytest.mark.xfail(reason="issue 25 item 10: `check` on a checkbox covered by its own label "
-                          "waits 5 s, then advises to dismiss the label", strict=True)
 async def test_check_ticks_a_checkbox_under_its_label_and_the_order_says_urgent(s, data_app):
     page = await open_app(s, data_app)
     await choose(s, page, "Tools")
@@ -63,8 +60,6 @@ async def test_check_ticks_a_checkbox_under_its_label_and_the_order_says_urgent(
     assert "Ordered 3 x Tools (urgent)" in placed.output, placed.output
 
 
-@pytest.mark.xfail(reason="issue 25 item 2: a field's value is missing from `snapshot -i` when "
-                          "the input has a placeholder", strict=True)
 async def test_a_typed_note_shows_in_the_snapshot_despite_its_placeholder(s, data_app):
     page = await open_app(s, data_app)
     await ok(s, f"fill {ref(page, 'textbox', 'Note')} 'ring the bell'")
@@ -72,8 +67,6 @@ async def test_a_typed_note_shows_in_the_snapshot_despite_its_placeholder(s, dat
                      re.MULTILINE)
 
 
-@pytest.mark.xfail(reason="issue 25 item 9: a popover that aria-hides the page floods the diff "
-                          "with renames to \"\" and voids every ref", strict=True)
 async def test_the_selectbox_popover_is_one_line_and_keeps_the_refs(s, data_app):
     page = await open_app(s, data_app)
     slider = ref(page, "slider", "Quantity")

@@ -11,7 +11,6 @@ import itertools
 import json
 import re
 
-import pytest
 from steps import look, ok, ref, said, sign_in, signed_in
 
 from cockpit.core import Session
@@ -44,8 +43,6 @@ async def test_the_sign_in_reports_the_captcha_then_the_code_then_the_admin(s, s
     assert "needs" not in signed.data and "needs:" not in signed.output
 
 
-@pytest.mark.xfail(reason="issue 25 item 7: a form POSTed to its own URL reads `new page, +N` "
-                          "with no path or title", strict=True)
 async def test_a_sign_in_step_posted_to_its_own_url_names_the_page_it_reached(s, shop):
     to_code = (await sign_in(s, shop))[4]
     # the code page has the password page's URL: the result must still say where it is
@@ -53,8 +50,6 @@ async def test_a_sign_in_step_posted_to_its_own_url_names_the_page_it_reached(s,
     assert "/account/login/" in text or "Login" in text, to_code.output
 
 
-@pytest.mark.xfail(reason="issue 25 item 3c: a submit the browser refuses with its own "
-                          "`required` check reads `No change`", strict=True)
 async def test_a_sign_in_the_browser_refuses_says_which_field_is_missing(s, shop):
     opened = await ok(s, f"goto {shop.url}/admin/")
     await ok(s, f"fill {ref(opened.output, 'textbox', 'Username')} {shop.user}")
@@ -122,9 +117,6 @@ async def test_a_product_is_added_refused_changed_and_deleted(s, shop):
     assert f'link "{name}"' not in done["list"]
 
 
-@pytest.mark.xfail(reason="issue 25 item 7: server-rendered form submits all read `new page, "
-                          "+N`: the validation error, the success and the confirmation page "
-                          "are not said", strict=True)
 async def test_form_results_say_what_the_admin_answered(s, shop):
     done = (await the_round(s, shop))[1]
     refused = done["refused"].output
@@ -138,8 +130,6 @@ async def test_form_results_say_what_the_admin_answered(s, shop):
     assert "was deleted successfully" in done["deleted"].output, done["deleted"].output
 
 
-@pytest.mark.xfail(reason="issue 25 item 12: `select … Garden` answers `selected 1`, the "
-                          "option's value, not its label", strict=True)
 async def test_select_answers_with_the_label_it_chose(s, shop):
     await signed_in(s, shop)
     await ok(s, f"goto {shop.url}/admin/shop/product/add/")
@@ -148,9 +138,6 @@ async def test_select_answers_with_the_label_it_chose(s, shop):
     assert "Kitchen" in chose.output.splitlines()[0], chose.output
 
 
-@pytest.mark.xfail(reason="issue 25 item 3a: the add-related popup's save (a same-URL POST "
-                          "that closes the popup and changes the opener) reads `No change`",
-                   strict=True)
 async def test_the_add_related_popup_opens_a_tab_and_its_save_changes_the_opener(s, shop):
     category = unique("Seeds")
     await signed_in(s, shop)

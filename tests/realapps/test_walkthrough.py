@@ -130,9 +130,6 @@ async def test_an_admin_walkthrough_is_recorded_replayed_exported_and_the_export
     assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
 
 
-@pytest.mark.xfail(reason="issue 25 item 1: a `state load` step vanishes from the recording "
-                          "(the masker throws), so a walkthrough cannot carry its sign-in "
-                          "into replay and export", strict=True)
 async def test_a_walkthrough_that_loads_its_sign_in_replays_and_exports_with_it(
         s, shop, tmp_path):
     pytest.importorskip("pytest_playwright", reason="pip install pytest-playwright")
@@ -162,11 +159,6 @@ async def test_a_walkthrough_that_loads_its_sign_in_replays_and_exports_with_it(
     assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
 
 
-@pytest.mark.xfail(reason="found by these tests, beyond issue 25's list (and item 12): a Streamlit "
-                          "walk does not replay: its button, named by its content, is recorded "
-                          "with the name \"\" (targets.refs_used reads node.name, not the label "
-                          "the snapshot shows), and goto's diff differs between record and "
-                          "replay on a websocket app", strict=True)
 async def test_a_data_app_walkthrough_is_recorded_replayed_exported_and_the_export_passes(
         data_app, tmp_path):
     pytest.importorskip("pytest_playwright", reason="pip install pytest-playwright")
@@ -188,7 +180,7 @@ async def test_a_data_app_walkthrough_is_recorded_replayed_exported_and_the_expo
     await asyncio.to_thread(record)
     targets = [t for r in records(walk) if r["type"] == "step"
                for t in (r.get("targets") or {}).values()]
-    assert {"role": "button", "name": "Place order"}.items() <= targets[-1].items(), targets
+    assert {"role": "button", "label": "Place order"}.items() <= targets[-1].items(), targets
     replayed = await asyncio.to_thread(cockpit, "replay", str(walk), "--no-record",
                                        "--session", f"data-{uuid.uuid4().hex[:8]}")
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
