@@ -28,6 +28,7 @@ class ControlHandlers(App[None]):
     session: SessionSurface
     human_has_control: bool
     _agent_state: dict[str, Any]
+    _agents_held = False  # the session holds the agents' commands (a `hold`, a need)
     _picture_due: bool
     _recording_failed: str | None  # why the recording failed, once it has
 
@@ -39,10 +40,15 @@ class ControlHandlers(App[None]):
         data = message.data
         if message.kind == ev.AGENT_STATE:
             self._agent_state = data
+            if not self.human_has_control and not self._agents_held:
+                # an agent that starts (or exits) is who is in control now
+                self.query_one(StatusBar).set(control=self._in_control())
             self._show_agent()
         elif message.kind == ev.AGENTS_HELD and not self.human_has_control:
+            self._agents_held = True
             self.query_one(StatusBar).set(control=f"agents wait: {data['reason']}")
         elif message.kind == ev.AGENTS_RELEASED:
+            self._agents_held = False
             self.query_one(StatusBar).set(control=self._in_control())
 
     def on_session_notice(self, message: SessionNotice) -> None:

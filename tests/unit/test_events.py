@@ -201,3 +201,29 @@ async def until(pilot, condition, timeout: float = 10.0) -> None:
     while not condition():
         assert loop.time() < deadline, "the app did not get there in time"
         await pilot.pause(0.05)
+
+
+async def test_the_status_bar_says_the_agent_has_control_while_it_runs():
+    from tui_fake import FakeSession
+
+    from cockpit.tui.app import CockpitApp
+    from cockpit.tui.status_bar import StatusBar
+
+    session = FakeSession()
+    app = CockpitApp(session, pictures=False)
+    agent = {"detail": "", "command": "agent.py", "exit_code": None, "waiting_for": None,
+             "pid": 42}
+    async with app.run_test(size=(160, 48)) as pilot:
+        status = app.query_one(StatusBar).status
+        assert status.control == "human"  # no agent yet
+        session.bus.emit(ev.AGENT_STATE, state="running", **agent)
+        await until(pilot, lambda: status.control == "agent")
+        session.bus.emit(ev.AGENTS_HELD, reason="a person is solving the CAPTCHA")
+        await until(pilot, lambda: status.control.startswith("agents wait"))
+        session.bus.emit(ev.AGENT_STATE, state="waiting", **agent)  # stays held
+        session.bus.emit(ev.AGENT_OUTPUT, stream="stdout", lines=["."], dropped=0)
+        await until(pilot, lambda: app.query_one(StatusBar).status.agent != "no agent")
+        assert status.control.startswith("agents wait")
+        session.bus.emit(ev.AGENT_STATE, state="exited", **{**agent, "exit_code": 0})
+        session.bus.emit(ev.AGENTS_RELEASED)
+        await until(pilot, lambda: status.control == "human")
