@@ -119,6 +119,8 @@ async def s(browser_session, site):
     session.buffers.network.clear()
     session.buffers.dialogs.clear()
     session.agent = None  # a test's agent is gone with it
+    # what a handoff's resume left for the next agent command is an earlier test's
+    session.handoff.note = None
     yield session
     session.agent = None
 
