@@ -169,8 +169,8 @@ def ref_of(session: Session, role: str, name: str) -> str:
     """The ref of the element with this role and (partial) name in the active tab's snapshot."""
     snap = session.active.snapshot
     assert snap is not None, "take a snapshot first"
-    for ref, node in snap.refs.items():
-        if node.role == role and name in node.name:
+    for ref, node in snap.refs.items():  # named as `snapshot -i` names it (by its words
+        if node.role == role and name in (node.label or node.name):  # when nameless)
             return "@" + ref
     raise AssertionError(f"no {role} named {name!r} in:\n{snap.raw}")
 

@@ -164,12 +164,6 @@ WORDY = page("place-wordy", (  # buttons named only by their words (Streamlit's)
     "<button onclick=\"document.title='ordered'\"><div><p>Place order</p></div></button>"))
 
 
-def labelled(s, role: str, label: str) -> str:
-    """The ref of the element `snapshot -i` names so (by its words, when nameless)."""
-    return next("@" + ref for ref, node in s.active.snapshot.refs.items()
-                if node.role == role and node.label == label)
-
-
 async def test_a_button_named_by_its_words_is_found_again_and_exported_by_them(
         s, base, tmp_path):
     from cockpit.record.export import to_pytest
@@ -178,12 +172,12 @@ async def test_a_button_named_by_its_words_is_found_again_and_exported_by_them(
     try:
         await ok(s, f"goto {base}{WORDY}")
         await ok(s, "snapshot -i")
-        await ok(s, f"click {labelled(s, 'button', 'Place order')}")
+        await ok(s, f"click {ref_of(s, 'button', 'Place order')}")
     finally:
         recorder.close()
     rec = read(path)
     assert rec.steps[2]["targets"] == {  # Playwright gives it no name: its words are kept
-        labelled(s, "button", "Place order")[1:]: {"role": "button", "name": "",
+        ref_of(s, "button", "Place order")[1:]: {"role": "button", "name": "",
                                                  "label": "Place order", "nth": 0}}
     conftest.PAGES["place-wordy"] = conftest.PAGES["place-wordy"].replace(
         "<button", "<button>New</button><button", 1)  # every ref after it moves

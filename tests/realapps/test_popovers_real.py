@@ -4,22 +4,7 @@ takes it out of the snapshot; both are one line, and every ref lives through the
 
 from __future__ import annotations
 
-
-
-async def ok(session, line: str):
-    """Run a line that must succeed (tests/conftest.py's, whose name this folder's
-    conftest takes)."""
-    result = await session.run(line)
-    assert result.ok, f"{line!r} failed: {result.error}"
-    return result
-
-
-def ref_of(session, role: str, name: str) -> str:
-    """The ref of the element with this role and (partial) name in the last snapshot."""
-    for ref, node in session.active.snapshot.refs.items():
-        if node.role == role and name in node.name:
-            return "@" + ref
-    raise AssertionError(f"no {role} named {name!r}")
+from conftest import ok, ref_of
 
 
 def refs(output: str) -> list[str]:
