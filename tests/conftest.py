@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import logging
 import os
 import socket
 import sys
@@ -46,6 +47,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.realapps)
         elif where in ("unit", "engine", "e2e"):
             item.add_marker(getattr(pytest.mark, where))
+
+
+@pytest.fixture(autouse=True)
+def _cockpit_logs_reach_caplog():
+    """A face's logging set-up (cli/options.configure_logging), run in-process by a test,
+    stops the "cockpit" logger's propagation for the whole process: each test starts with
+    it on again, so that `caplog` sees the engine's records (else a test that asserts no
+    warning was logged could not fail)."""
+    logger = logging.getLogger("cockpit")
+    logger.propagate = True
+    yield
+    logger.propagate = True
 
 
 @pytest.fixture(scope="session")
