@@ -102,6 +102,8 @@ class CommandSpec:
       or giving back the browser never waits behind a stuck command (handoff, resume).
     - `waits_for`: arguments in milliseconds that the command is told to wait; its
       deadline (the session's command timeout) grows by their sum (`wait --timeout`).
+    - `switches_tab`: the session goes on in another tab because the command says so
+      (tab, newtab, closetab): an exported test follows it with its own page.
     - `tool`: the name of its own MCP tool in `cockpit mcp` (what agents do most), whose
       parameters are its arguments and flags; every command is also reachable through
       the `browser_run` tool.
@@ -128,6 +130,7 @@ class CommandSpec:
     bypasses_queue: bool = False
     interrupts: bool = False
     waits_for: tuple[str, ...] = ()
+    switches_tab: bool = False
     tool: str | None = None
 
     def __post_init__(self) -> None:
@@ -150,7 +153,7 @@ class CommandSpec:
                 "needs_person": self.needs_person, "typed_text": self.typed_text,
                 "masked_args": list(self.masked_args), "read_only": self.read_only,
                 "bypasses_queue": self.bypasses_queue, "interrupts": self.interrupts,
-                "waits_for": list(self.waits_for)}
+                "waits_for": list(self.waits_for), "switches_tab": self.switches_tab}
 
     @property
     def synopsis(self) -> str:
@@ -309,7 +312,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             needs_person: bool = False, typed_text: str | None = None,
             masked_args: tuple[str, ...] = (), read_only: bool = False,
             bypasses_queue: bool = False, interrupts: bool = False,
-            waits_for: tuple[str, ...] = (),
+            waits_for: tuple[str, ...] = (), switches_tab: bool = False,
             tool: str | None = None,
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
     """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
@@ -322,7 +325,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             never_held=never_held, checks_needs=checks_needs, needs_person=needs_person,
             typed_text=typed_text, masked_args=tuple(masked_args), read_only=read_only,
             bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for),
-            tool=tool))
+            switches_tab=switches_tab, tool=tool))
         return handler
 
     return register

@@ -66,8 +66,15 @@ def sign_in(browser: Cockpit, url: str, email: str | None, password: str | None)
     browser.click(ref(page, "button", "Verify"))
 
 
+# What the human changed, from the first of our results after they gave the browser back
+# (whichever command that was: a reminder's snapshot too).
+handed_back: dict = {}
+
+
 def what_to_type(browser: Cockpit) -> str:
-    page = browser.snapshot("-i").output
+    result = browser.snapshot("-i")
+    handed_back.update(result.data.get("handoff") or {})
+    page = result.output
     field, button = ref(page, "textbox", "characters"), ref(page, "button", "Continue")
     return f'fill {field} "..." then click {button} (Continue)'
 
@@ -101,7 +108,7 @@ def wait_for_human(browser: Cockpit) -> None:
 def use_inbox(browser: Cockpit) -> None:
     result = browser.snapshot("-i")
     page = result.output
-    note = result.data.get("handoff")
+    note = result.data.get("handoff") or handed_back
     if note:  # the human had the browser: the first result after it says what changed
         diff = (note.get("diff") or {}).get("summary", "")
         say(f"→ the human had control for {note['seconds']:g} s; what changed: {diff}"

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core import commands  # noqa: F401  (the registry parse() reads)
 from ..core.errors import CommandError
-from ..core.parser import parse
+from ..core.parser import command_of, parse
 from ..core.registry import REGISTRY, Registry
 from ..core.secrets import USE
 from ..core.targets import as_ref
@@ -113,8 +113,8 @@ def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
         if body:
             lines.append(f"    # step {step['n']}: {_comment(step['command'])}")
             lines += [f"    {b}" for b in body]
-        if body and isinstance(step.get("tab"), int) and \
-                step["command"].split()[0] in TAB_SWITCHES:
+        switches = _switches_tab(step, registry)
+        if body and isinstance(step.get("tab"), int) and switches:
             on_tab = step["tab"]  # the test's page followed the switch
         elif body and isinstance(at.get("tab"), int):
             # The test's page is still the tab the step ran on, even when the session
@@ -124,7 +124,7 @@ def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
         new_url = step.get("url")
         began = at.get("url") if isinstance(at.get("url"), str) else url
         left = isinstance(at.get("tab"), int) and step.get("tab") != at["tab"] and \
-            step["command"].split()[0] not in TAB_SWITCHES  # its tab closed: no URL to see
+            not switches  # its tab closed by itself: no URL to see there
         if body and step.get("ok") and new_url and new_url != began and not left and \
                 new_url.startswith("http") and not body[0].startswith("#"):
             lines.append(f"    expect(page).to_have_url({_url(new_url, origin)})")
@@ -132,7 +132,10 @@ def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-TAB_SWITCHES = ("tab", "newtab", "closetab")  # the export switches its page for these
+def _switches_tab(step: dict[str, Any], registry: Registry) -> bool:
+    """The step's command moves the session to another tab by itself saying so."""
+    spec = command_of(step.get("command") or "", registry)
+    return bool(spec is not None and spec.switches_tab)
 
 
 def _step(step: dict[str, Any], origin: str, registry: Registry) -> list[str]:

@@ -23,7 +23,7 @@ async def tabs(ctx, a) -> Outcome:
 
 @command("tab", "tabs", "Switch to tab N (numbered from 1, as `tabs` shows).",
          args=(Arg("n", "the tab's number", kind=INT),), examples=("tab 2",),
-         modal_safe=True, checks_needs=True)
+         modal_safe=True, checks_needs=True, switches_tab=True)
 async def tab(ctx, a) -> Outcome:
     target = ctx.session.tab_at(a.n)
     await ctx.session.switch_to(target)
@@ -33,7 +33,8 @@ async def tab(ctx, a) -> Outcome:
 
 @command("newtab", "tabs", "Open a new tab (optionally at a URL) and switch to it.",
          args=(Arg("url", "what to open (default: about:blank)", kind=URL, optional=True),),
-         mutates=True, examples=("newtab", "newtab example.com"), modal_safe=True)
+         mutates=True, examples=("newtab", "newtab example.com"), modal_safe=True,
+         switches_tab=True)
 async def newtab(ctx, a) -> Outcome:
     new = await ctx.session.new_tab()
     await ctx.session.switch_to(new)
@@ -45,7 +46,7 @@ async def newtab(ctx, a) -> Outcome:
 
 @command("closetab", "tabs", "Close tab N (default: the active one).",
          args=(Arg("n", "the tab's number", kind=INT, optional=True),), mutates=True,
-         modal_safe=True)
+         modal_safe=True, switches_tab=True)
 async def closetab(ctx, a) -> Outcome:
     session = ctx.session
     target = session.tab_at(a.n) if a.n is not None else ctx.tab
