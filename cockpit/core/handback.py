@@ -25,7 +25,7 @@ DIFF_LINES = 12
 def report(handoff: Handoff, tab: Tab, after: Snapshot | None, state: BrowserState,
            need: Need | None, lost: list[str]) -> dict[str, Any]:
     """The note the agent gets on resume: its "text" and the facts as data."""
-    before_state = handoff._before_state
+    before_state = handoff.before_state
     old_urls = [t.url for t in before_state.tabs] if before_state else []
     new_urls = [t.url for t in state.tabs]
     new_cookies, changed_cookies, gone_cookies = _cookie_changes(
@@ -39,8 +39,8 @@ def report(handoff: Handoff, tab: Tab, after: Snapshot | None, state: BrowserSta
         if names]  # names only: a cookie's value is a secret
     if cookies:
         lines.append(f"Cookies: {'; '.join(cookies)}")
-    if handoff._human_commands:
-        lines.append(f"Commands they typed: {len(handoff._human_commands)}")
+    if handoff.human_commands:
+        lines.append(f"Commands they typed: {len(handoff.human_commands)}")
     if need is not None:  # raised while the human had it, or still there: said in text
         lines.append(f"Needs a person now: {need.kind} on tab {tab.index} ({need.detail}): "
                      "`handoff` gives it back to them")
@@ -50,13 +50,13 @@ def report(handoff: Handoff, tab: Tab, after: Snapshot | None, state: BrowserSta
                             "tabs_before": old_urls, "tabs_after": new_urls,
                             "new_cookies": new_cookies, "changed_cookies": changed_cookies,
                             "removed_cookies": gone_cookies,
-                            "human_commands": len(handoff._human_commands)}
+                            "human_commands": len(handoff.human_commands)}
     if need is not None:
         note["needs"] = need.to_json()
     if lost:
         note["not_carried"] = lost
     if after is not None:
-        before = handoff._before.get(tab)
+        before = handoff.before.get(tab)
         note["snapshot"] = render(after, View(interactive=True))
         if before is not None and tab not in handoff.renewed \
                 and same_document(before.url, after.url):
@@ -91,7 +91,7 @@ def _tab_lines(handoff: Handoff, front: Tab) -> list[str]:
     session = handoff.session
     lines = []
     for t in session.tabs:
-        old = handoff._before_urls.get(t)
+        old = handoff.before_urls.get(t)
         title = f' "{t.title}"' if t.title else ""
         mark = " (in front)" if t is front and len(session.tabs) > 1 else ""
         if old is None:
@@ -104,7 +104,7 @@ def _tab_lines(handoff: Handoff, front: Tab) -> list[str]:
             lines.append(f"Tab {t.index}{mark}: same page, {t.url}{title}")
         else:
             lines.append(f"Tab {t.index}: {t.url} (unchanged)")
-    closed = [u for t, u in handoff._before_urls.items() if t not in session.tabs]
+    closed = [u for t, u in handoff.before_urls.items() if t not in session.tabs]
     if closed:
         lines.append(f"Closed: {', '.join(closed)}")
     return lines

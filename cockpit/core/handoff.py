@@ -52,17 +52,18 @@ class Handoff:
         self.auto_handoff = False
         self.auto_resume = False
         self.note: dict[str, Any] | None = None  # what changed, for the agent's next result
-        self._before: dict[Tab, Snapshot | None] = {}  # each tab's snapshot at handoff
-        self._before_urls: dict[Tab, str] = {}
+        # what the resume report (handback.py) compares against: each tab at handoff
+        self.before: dict[Tab, Snapshot | None] = {}  # each tab's snapshot
+        self.before_urls: dict[Tab, str] = {}
         # each tab's document response once the human has it: another one at resume means
         # they loaded a new document there (a same-URL POST too), not just edited the page
         self._documents: dict[Tab, Any] = {}
         self.renewed: set[Tab] = set()  # the tabs whose document the human replaced
-        self._before_state: BrowserState | None = None
+        self.before_state: BrowserState | None = None
         self._last_state: BrowserState | None = None  # the window's, saved every POLL_S
         self._window_closed = False
         self._not_ours = False  # handed off in the terminal: the browser is not ours
-        self._human_commands: list[str] = []
+        self.human_commands: list[str] = []
         self._not_carried: list[str] = []  # what the window's tabs lack, said at handoff
         self._streak: dict[str, int] = {}
         self._poller: asyncio.Task | None = None
@@ -80,12 +81,12 @@ class Handoff:
                                "gives it back")
         reason = reason or (f"needs: {self.need.kind}" if self.need else "asked for")
         await session.ensure_tab()
-        self._before, self._before_urls = {}, {t: t.url for t in session.tabs}
+        self.before, self.before_urls = {}, {t: t.url for t in session.tabs}
         for each in session.tabs:  # each tab is later compared with itself
             with tolerated("a snapshot before the handoff", log):  # a dialog, a closing page
                 await each.take_snapshot()
-            self._before[each] = each.snapshot
-        self._before_state = before_state = await capture(session)
+            self.before[each] = each.snapshot
+        self.before_state = before_state = await capture(session)
         problem = None if session.headed else display_problem()
         self._not_carried = []
         # a browser we attached to is never relaunched: headless, it stays so
@@ -109,8 +110,8 @@ class Handoff:
         self.active, self.reason, self.since = True, reason, time.time()
         self.need_at_handoff = self.need
         self._window_closed = False
-        self._human_commands = []
-        self._last_state = self._before_state
+        self.human_commands = []
+        self._last_state = self.before_state
         session.hold_agents(f"the human has control: {reason}", "handoff")
         self._poller = asyncio.ensure_future(self._poll())
         session.bus.emit(ev.HANDOFF, reason=reason, mode=self.mode,
@@ -271,7 +272,7 @@ class Handoff:
         if self.active and source == "human":
             spec = command_of(result.command, self.session.registry)
             if spec is None or not spec.needs_person:  # what they did, not the handing
-                self._human_commands.append(result.command)
+                self.human_commands.append(result.command)
         if source == "agent" and result.ok and getattr(
                 command_of(result.command, self.session.registry), "name", None) == "resume":
             self.note = None  # the agent resumed: its own result already says what changed
