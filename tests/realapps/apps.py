@@ -232,6 +232,11 @@ def data_app() -> Iterator[str]:
 
 
 if __name__ == "__main__":  # `python tests/realapps/apps.py shop|notebook|data`: try one by hand
+    import signal
+
+    # The app runs in a session of its own: a SIGTERM here (`timeout`, a kill) must still
+    # reach `running()`'s clean-up, or the app outlives this process.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     which = sys.argv[1] if len(sys.argv) > 1 else "shop"
     starter = {"shop": shop, "notebook": notebook, "data": data_app}[which]
     with starter() as started:
