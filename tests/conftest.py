@@ -311,6 +311,20 @@ class SocketPeer:
         discovery.remove(self.path)
 
 
+async def enabled_once_waited(session: Session, line: str, spied: list[str],
+                              element_id: str):
+    """Run `line` on a disabled element, and enable it once the command has gone
+    Playwright's way (`spied`: that path's calls), which waits for it: the moment comes
+    from the command, not from a timer that a loaded machine outruns. Its Result."""
+    import asyncio
+    running = asyncio.create_task(session.run(line))
+    while not spied and not running.done():
+        await asyncio.sleep(0.01)
+    await session.active.page.evaluate(
+        f"document.getElementById({element_id!r}).disabled = false")
+    return await running
+
+
 def spy_on(monkeypatch, cls, name: str) -> list[str]:
     """The calls of `cls.name` from now on (each as its object's str), still made."""
     seen: list[str] = []

@@ -5,9 +5,8 @@ that lands on the wrong element fails the test whichever way it was made."""
 
 from __future__ import annotations
 
-import asyncio
 import pytest
-from conftest import fails, ok, page, ref_of, spy_on
+from conftest import enabled_once_waited, fails, ok, page, ref_of, spy_on
 from playwright.async_api import Locator
 
 COUNT = ("<script>window.hits = {}; document.addEventListener('click', (e) => {"
@@ -70,13 +69,8 @@ async def test_doubtful_elements_go_through_playwrights_click(s, base, playwrigh
         "<button id='sliding' style='transition: margin-left 1s linear'>Sliding</button>"
         "<iframe srcdoc=\"<button onclick='parent.hits.framed = 1'>Framed</button>\">"
         "</iframe>"))
-    # enabled by the test once the click went Playwright's way (which waits for it), not
-    # by a timer that a loaded machine outruns before the click is even sent
-    later = asyncio.create_task(s.run(f"click {ref_of(s, 'button', 'Enabled soon')}"))
-    while not playwright_clicks and not later.done():
-        await asyncio.sleep(0.01)
-    await s.active.page.evaluate("document.getElementById('later').disabled = false")
-    assert (await later).ok
+    later = f"click {ref_of(s, 'button', 'Enabled soon')}"
+    assert (await enabled_once_waited(s, later, playwright_clicks, "later")).ok
     await ok(s, f"click {ref_of(s, 'button', 'Framed')}")
     await ok(s, "snapshot -i")
     await s.active.page.evaluate("document.getElementById('sliding').style.marginLeft = '200px'")

@@ -5,10 +5,9 @@ fill that skipped what a page listens to fails the test whichever way it was mad
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
-from conftest import fails, ok, page, ref_of, spy_on
+from conftest import enabled_once_waited, fails, ok, page, ref_of, spy_on
 from playwright.async_api import Locator
 
 LOG = ("<script>window.seen = []; document.addEventListener('input', (e) => "
@@ -62,13 +61,8 @@ async def test_doubtful_fields_go_through_playwrights_fill(s, base, playwright_f
         "<input id=later disabled aria-label=Later>"
         "<iframe srcdoc=\"<input aria-label=Framed oninput='parent.framed = this.value'>\">"
         "</iframe>"))
-    # A field enabled only once the fill has gone Playwright's way (which waits for it):
-    # enabled by the test at that moment, not by a timer that a slow machine outruns.
-    later = asyncio.create_task(s.run(f"fill {ref_of(s, 'textbox', 'Later')} waited"))
-    while not playwright_fills and not later.done():
-        await asyncio.sleep(0.01)
-    await s.active.page.evaluate("document.getElementById('later').disabled = false")
-    assert (await later).ok
+    later = f"fill {ref_of(s, 'textbox', 'Later')} waited"
+    assert (await enabled_once_waited(s, later, playwright_fills, "later")).ok
     await ok(s, f"fill {ref_of(s, 'textbox', 'Framed')} inside")
     await ok(s, f"fill {ref_of(s, 'textbox', 'Day')} 2026-11-25")
     got = await values(s)
