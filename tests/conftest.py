@@ -151,7 +151,7 @@ async def live(s, tmp_path):
 @pytest.fixture
 def fulls(monkeypatch):
     """How many full snapshots were taken (the incremental path takes none)."""
-    from cockpit.core.tab import Tab
+    from cockpit.core.page.tab import Tab
     count = {"n": 0}
     original = Tab.take_snapshot
 

@@ -10,9 +10,9 @@ from tui_fake import FakeSession
 
 from cockpit.control.agent_process import AgentProcess
 from cockpit.control.remote_session import RemoteSession
-from cockpit.core.agent import Agent
-from cockpit.core.session import Session
-from cockpit.core.surface import SessionSurface
+from cockpit.core.session.agent import Agent
+from cockpit.core.session.session import Session
+from cockpit.core.session.surface import SessionSurface
 
 
 def local(session: Session) -> SessionSurface:

@@ -1,6 +1,6 @@
 """A browserless stand-in for `cockpit.core.Session`, for TUI snapshot tests.
 
-`FakeSession` has the session surface (`cockpit.core.surface.SessionSurface`, checked by
+`FakeSession` has the session surface (`cockpit.core.session.surface.SessionSurface`, checked by
 mypy in `tests/surface_check.py`) plus start and close, and nothing else. Every event
 it emits carries a fixed time from its own clock, so a screenshot of the command log is the same on
 every run (with TZ=UTC: the log shows local times).
@@ -14,10 +14,10 @@ import shlex
 from typing import Any
 
 from cockpit.core import REGISTRY
-from cockpit.core import events as ev
-from cockpit.core.errors import EXIT_OK, EXIT_USAGE
-from cockpit.core.events import Event, EventBus
-from cockpit.core.result import Result
+from cockpit.core.base import events as ev
+from cockpit.core.base.errors import EXIT_OK, EXIT_USAGE
+from cockpit.core.base.events import Event, EventBus
+from cockpit.core.base.result import Result
 
 BASE_TIME = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
 STEP_S = 7.0  # the fake clock moves this far between two commands

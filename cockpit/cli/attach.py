@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from ..core.errors import EXIT_OK
+from ..core import EXIT_OK
 from .exits import failed
 
 
@@ -28,7 +28,7 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 async def attached(args: argparse.Namespace) -> int:
     from ..control import discovery
     from ..control.remote_session import RemoteSession
-    from ..core.workspace import workspace_dir
+    from ..core import workspace_dir
     from ..tui.app import CockpitApp
     from .terminal import kept_terminal
     try:

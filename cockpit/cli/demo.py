@@ -13,7 +13,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING
 
-from ..core.errors import EXIT_FAILED
+from ..core import EXIT_FAILED
 from .exits import failed
 from .options import (
     SESSION_DESTS,

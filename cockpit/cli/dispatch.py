@@ -10,7 +10,7 @@ import difflib
 import importlib
 import sys
 
-from ..core.errors import EXIT_USAGE
+from ..core import EXIT_USAGE
 from .exits import EXIT_INTERRUPTED
 from .subcommands import FACES, SUBCOMMANDS
 

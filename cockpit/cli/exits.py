@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from ..core.errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT
+from ..core import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl+C
 
@@ -26,7 +26,7 @@ TABLE: tuple[tuple[str, str, int], ...] = (
     # waited past --timeout for the command's turn
     ("builtins", "TimeoutError", EXIT_WAIT_TIMEOUT),
     # no browser could be found, launched or attached to
-    ("cockpit.core.errors", "BrowserNotFoundError", EXIT_FAILED),
+    ("cockpit.core.base.errors", "BrowserNotFoundError", EXIT_FAILED),
     # a recording that cannot be read, given on the command line
     ("cockpit.record.reader", "UnreadableRecording", EXIT_USAGE),
     # a bad option value: a session name, a secret, --cdp, --ws-endpoint

@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from ..core.errors import EXIT_OK
+from ..core import EXIT_OK
 from .exits import failed
 
 

@@ -28,11 +28,11 @@ from ..control import discovery
 from ..control.discovery import AlreadyLive, Unreachable
 from ..control.server import ControlServer
 from ..core import events as ev
-from ..core.errors import BrowserNotFoundError
+from ..core import BrowserNotFoundError
 
 if TYPE_CHECKING:
     from ..control.agent_process import AgentProcess
-    from ..core.session import Session
+    from ..core import Session
     from ..record.recorder import Recorder
 
 log = logging.getLogger("cockpit.live")
@@ -69,8 +69,8 @@ class SessionOptions:
     def session(self) -> Session:
         """A new, not yet started Session; ValueError names a bad name, secret or
         browser to attach to."""
-        from ..core.attach import attach_request
-        from ..core.session import Session
+        from ..core import attach_request
+        from ..core import Session
         attach = attach_request(self.cdp, self.ws_endpoint, engine=self.browser,
                                 headed=self.headed, browser_path=self.browser_path)
         session = Session(self.name, headed=self.headed, engine=self.browser,

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.errors import EXIT_FAILED, EXIT_OK
+from ..core import EXIT_FAILED, EXIT_OK
 from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
 

@@ -115,7 +115,7 @@ def configure_logging(path: str | None, *, tui: bool) -> None:
         to_file.setFormatter(stamp)
         logger.addHandler(to_file)
     elif tui:
-        from ..core.workspace import workspace_dir
+        from ..core import workspace_dir
         state = workspace_dir()
         state.mkdir(parents=True, exist_ok=True)
         warnings = PrivateFileHandler(state / "cockpit.log", delay=True)

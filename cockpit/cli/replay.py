@@ -14,12 +14,12 @@ import sys
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from ..core import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
 
 if TYPE_CHECKING:
-    from ..core.surface import SessionSurface
+    from ..core import SessionSurface
     from ..record.reader import Recording
     from ..record.replay import StepReport
 

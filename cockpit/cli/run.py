@@ -13,14 +13,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
-from ..core.terminal import visible
+from ..core import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
+from ..core import visible
 from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
 
 if TYPE_CHECKING:
-    from ..core.events import Event
-    from ..core.result import Result
+    from ..core import Event
+    from ..core import Result
     from .live import LiveSession
 
 

@@ -8,7 +8,7 @@ import argparse
 import asyncio
 import sys
 
-from ..core.errors import EXIT_OK
+from ..core import EXIT_OK
 from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
 

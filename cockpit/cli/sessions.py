@@ -13,7 +13,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ..core.errors import EXIT_OK
+from ..core import EXIT_OK
 
 ASK_TIMEOUT_S = 2.0
 

@@ -7,7 +7,7 @@ import argparse
 import asyncio
 from typing import TYPE_CHECKING
 
-from ..core.errors import EXIT_OK
+from ..core import EXIT_OK
 from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
 
@@ -68,7 +68,7 @@ async def run_app(live: LiveSession, *, url: str | None = None,
                   theme: str | None = None) -> int:
     """The TUI on a live session: it starts the session in a worker (the screen shows at
     once, and errors in it) and closes it on quit."""
-    from ..core.workspace import workspace_dir
+    from ..core import workspace_dir
     from ..tui.app import CockpitApp
     from .terminal import kept_terminal
     app = CockpitApp(live.session, url=url, theme=theme, live=live,

@@ -16,7 +16,7 @@ import shlex
 import sys
 from typing import Any
 
-from ..core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from ..core import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .exits import failed
 
 FACE = "cockpit web"

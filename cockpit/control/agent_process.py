@@ -17,8 +17,8 @@ from collections import deque
 from pathlib import Path
 
 from ..core import events as ev
-from ..core.agent import describe  # noqa: F401  (its home was here: kept importable)
-from ..core.events import Event
+from ..core import describe  # noqa: F401  (its home was here: kept importable)
+from ..core import Event
 from .discovery import ENV_SESSION, ENV_SOCKET
 
 STOP_GRACE_S = 3.0  # between SIGTERM and SIGKILL

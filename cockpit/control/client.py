@@ -14,7 +14,7 @@
 as browser`); what both share is here.
 `run` returns the Result whatever happened; the named methods raise `CommandFailed` when
 the command fails, so a script stops where the page did not do what it expected.
-Standard library only (plus `cockpit.core.result`), and little of it: `cockpit exec` is
+Standard library only (plus `cockpit.core.base.result`), and little of it: `cockpit exec` is
 this client, in a new process per agent step. So no `json`, `socket` or `shlex` (they
 import `re`, `enum` and `selectors`): the JSON is wire.py's, the connection line_socket.py's,
 the quoting core/shell_words.py's; `core.events` only for events.
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import os
 
-from ..core.result import Result
-from ..core.shell_words import join
+from ..core import Result
+from ..core import join
 from . import discovery, wire
 from .discovery import Unreachable
 from .line_socket import LineSocket
@@ -38,7 +38,7 @@ TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterator
 
-    from ..core.events import Event
+    from ..core import Event
 
 __all__ = ["Cockpit", "CockpitError", "CommandFailed", "Unreachable"]
 
@@ -65,7 +65,7 @@ def result_of(reply: dict[str, Any]) -> Result:
 
 
 def event_of(message: dict[str, Any]) -> Event:
-    from ..core.events import Event  # here: its declarations cost every exec ~0.3 ms
+    from ..core import Event  # here: its declarations cost every exec ~0.3 ms
     e = message["event"]
     return Event(e["kind"], e.get("data") or {}, e.get("time", 0.0))
 

@@ -25,7 +25,7 @@ import zlib
 from _socket import AF_UNIX, SOCK_STREAM
 from _socket import socket as raw_socket
 
-from ..core.names import check_session_name
+from ..core import check_session_name
 from . import wire
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path

@@ -27,8 +27,8 @@ from . import mcp_tools
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send  # the SDK's web framework
 
-    from ..core.result import Result
-    from ..core.session import Session
+    from ..core import Result
+    from ..core import Session
 
 log = logging.getLogger(__name__)
 

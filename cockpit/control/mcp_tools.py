@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.registry import CATEGORIES, INT, REGISTRY, Arg, CommandSpec, Flag, Registry
-from ..core.shell_words import join
+from ..core import CATEGORIES, INT, REGISTRY, Arg, CommandSpec, Flag, Registry
+from ..core import join
 
 RUN = "browser_run"
 RUN_PARAM = "command"
@@ -155,7 +155,6 @@ def _run_tool(registry: Registry) -> Tool:
 def tools(registry: Registry = REGISTRY) -> list[Tool]:
     """browser_run first, then the commands declared with a tool, by category (as `help`
     lists them)."""
-    from ..core import commands  # noqa: F401  (the registrations the tools are made of)
     made = [_run_tool(registry)] + [_named(spec) for specs in registry.by_category().values()
                                     for spec in specs if spec.tool]
     names = [t.name for t in made]

@@ -16,10 +16,10 @@ from typing import Any
 from .async_client import AsyncCockpit
 from .client import Unreachable
 from ..core import events as ev
-from ..core.events import Event, EventBus
-from ..core.registry import REGISTRY
-from ..core.result import Result
-from ..core.surface import RefInfo
+from ..core import Event, EventBus
+from ..core import REGISTRY
+from ..core import Result
+from ..core import RefInfo
 
 
 class _HeldBus(EventBus):

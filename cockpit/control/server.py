@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core import events as ev
-from ..core.attach import shown
-from ..core.paths import caller_dir
-from ..core.events import Event
+from ..core import shown
+from ..core import caller_dir
+from ..core import Event
 from . import discovery
 from .discovery import AlreadyLive
 from .protocol import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, encode
@@ -284,12 +284,13 @@ class _Connection:
         reply: dict[str, Any] = {"id": request.get("id")}
         if op == "run":
             source = request.get("source", "agent")
-            if self.session.waits(request["command"], source):  # say why before it waits
+            command = self.session.command(request["command"])  # parsed once, here
+            if self.session.waits(command, source):  # say why before it waits
                 await self.send({"id": request.get("id"), "waiting": self.session.agents_held})
             cwd = request.get("cwd")
             token = caller_dir.set(Path(cwd) if cwd else None)
             try:  # the command's relative paths are the caller's (core/paths.py)
-                result = await self.session.run(request["command"],
+                result = await self.session.run(command,
                                                 source=source,
                                                 timeout=request.get("timeout"))
             finally:

@@ -12,8 +12,8 @@ import re
 import sys
 
 from ..core import Session
-from ..core.shell_words import join
-from ..core.tab import Tab
+from ..core import join
+from ..core import Tab
 from .server import DemoSite
 
 

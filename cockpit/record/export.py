@@ -9,12 +9,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core import commands  # noqa: F401  (the registry parse() reads)
-from ..core.errors import CommandError
-from ..core.parser import command_of, parse
-from ..core.registry import REGISTRY, Registry
-from ..core.secrets import USE
-from ..core.targets import as_ref
+from ..core import CommandError
+from ..core import command_of, parse
+from ..core import REGISTRY, Registry
+from ..core import USE
+from ..core import as_ref
 from .replay import REPLAYED_SOURCES, at_origin, recorded_origin
 
 HEADER = '''"""{title}

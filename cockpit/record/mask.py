@@ -3,7 +3,6 @@ it shows with it too); the recorder and replay import it from here."""
 
 from __future__ import annotations
 
-from ..core import commands  # noqa: F401  (the registry parse() reads)
-from ..core.mask import MASK, Masker
+from ..core import MASK, Masker
 
 __all__ = ["MASK", "Masker"]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..core import events as ev
-from ..core.redact import PASSWORDISH
+from ..core import PASSWORDISH
 from .mask import MASK, Masker
 
 log = logging.getLogger(__name__)
@@ -21,8 +21,8 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..core.session import Session
-    from ..core.surface import SessionSurface
+    from ..core import Session
+    from ..core import SessionSurface
 
 FORMAT = "cockpit-recording"
 VERSION = 1

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Collection
 from urllib.parse import urlsplit
 
-from ..core.diff import diff_line
-from ..core.parser import command_of, split_words
-from ..core.registry import URL, CommandSpec
-from ..core.secrets import USE
-from ..core.targets import as_ref
+from ..core import diff_line
+from ..core import command_of, split_words
+from ..core import URL, CommandSpec
+from ..core import USE
+from ..core import as_ref
 from .location import Place, differs, place_of, recorded_place, same_url
 from .mask import MASK
 from .reader import Recording
@@ -25,7 +25,7 @@ from .reader import Recording
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from ..core.surface import SessionSurface
+    from ..core import SessionSurface
 
 REPLAYED_SOURCES = {"human", "agent", "script", "replay"}
 # A page that is still becoming the recorded one (a popup closing itself, a redirect)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import RichLog
 
-from ..core.agent import describe
+from ..core import describe
 from .messages import AgentOutput
 from .safe import clean, literal
 

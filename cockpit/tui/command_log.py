@@ -19,7 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..core import events as ev
-from ..core.events import Event
+from ..core import Event
 from .messages import CommandsRan
 from .safe import clean
 

@@ -12,9 +12,9 @@ from textual import work
 from textual.app import App
 
 from ..core import events as ev
-from ..core.agent import describe as describe_agent
-from ..core.shell_words import join
-from ..core.surface import SessionSurface
+from ..core import describe as describe_agent
+from ..core import join
+from ..core import SessionSurface
 from .agent_pane import AgentPane
 from .config import key_label
 from .messages import AgentChanged, ControlChanged, SessionNotice

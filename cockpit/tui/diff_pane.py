@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ..core import events as ev
-from ..core.diff import diff_line
+from ..core import diff_line
 from .messages import CommandsRan
 from .safe import clean
 

@@ -9,7 +9,7 @@ from typing import Callable
 from textual.message import Message
 
 from ..core import events as ev
-from ..core.events import Event
+from ..core import Event
 from .messages import NOTICES
 
 FLUSH_INTERVAL = 1 / 30

@@ -13,7 +13,7 @@ from typing import Any
 from textual.message import Message
 
 from ..core import events as ev
-from ..core.events import Event
+from ..core import Event
 
 
 class CommandsRan(Message, bubble=False):

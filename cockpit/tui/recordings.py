@@ -15,10 +15,10 @@ from textual.coordinate import Coordinate
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
-from ..core.diff import diff_line
+from ..core import diff_line
 from ..record.reader import Recording, UnreadableRecording, read
 from ..record.recorder import recordings_dir
-from ..core.surface import SessionSurface
+from ..core import SessionSurface
 from ..record.replay import Replayer, StepReport, missing_secrets
 from .safe import clean
 

@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
 
-from ..core.snapshot import INTERACTIVE_ROLES
+from ..core import INTERACTIVE_ROLES
 from .messages import RefsChanged
 from .refs_list import RefsList
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from ..core.terminal import show_controls
+from ..core import show_controls
 
 
 def clean(text: object, one_line: bool = True) -> str:

@@ -8,7 +8,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ..core.registry import Registry
+from ..core import Registry
 from .config import key_label
 
 

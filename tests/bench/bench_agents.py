@@ -13,7 +13,7 @@ against a baseline measured in the same run:
   - exec overhead: exec click minus the same click through a persistent client (the
     median of the per-round differences), versus the bare start (target: within 2.5x).
     A click costs the same in the session whatever the client: the click, settling for
-    what it set going (cockpit/core/settle.py) and its diff (changes.py). So exec click
+    what it set going (cockpit/core/settle/settle.py) and its diff (changes.py). So exec click
     cannot meet 2.5x of a bare start; the overhead and exec title are the figures that
     say whether `exec` itself is cheap. The bare start pays
     for `site` and any .pth files (the machine line counts the modules it imports): a
@@ -21,7 +21,7 @@ against a baseline measured in the same run:
     for free, so it flatters the exec ratios;
   - a persistent client (`cockpit.client.Cockpit`, connected once) `run("click @eN")`
     versus raw Playwright in this process, on its own headless Chromium launched as the
-    engine launches it (same executable and flags, cockpit/core/browser.py), on the same
+    engine launches it (same executable and flags, cockpit/core/browser/browser.py), on the same
     page: first `await page.click("button")` alone (Cockpit does more: it checks the
     ref, settles and diffs), then raw Playwright doing the work Cockpit's click did before
     incremental diffs: click, `asyncio.sleep(GRACE_S)` (the fixed grace that settling
@@ -54,8 +54,8 @@ from pathlib import Path
 from playwright.async_api import async_playwright
 
 from cockpit.client import Cockpit
-from cockpit.core.browser import launch, plan_launch
-from cockpit.core.settle import GRACE_S
+from cockpit.core.browser.browser import launch, plan_launch
+from cockpit.core.settle.settle import GRACE_S
 
 ROUNDS = 20  # heavy sides (processes, clicks): each a median of this many
 WARMUP = 2  # rounds run first and thrown away

@@ -22,8 +22,8 @@ from pathlib import Path
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 
 from cockpit.core import Session
-from cockpit.core.diff import diff
-from cockpit.core.snapshot import Snapshot
+from cockpit.core.page.diff import diff
+from cockpit.core.model.snapshot import Snapshot
 from cockpit.demo.server import DemoSite
 
 # Interactive elements a person could use: visible ones, by the browser's own test.

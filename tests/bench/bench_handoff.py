@@ -25,7 +25,7 @@ os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-benc
 from playwright.async_api import async_playwright
 
 from cockpit.core import Session
-from cockpit.core.browser import plan_launch
+from cockpit.core.browser.browser import plan_launch
 from cockpit.demo.server import DemoSite
 
 ROUNDS = 7

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 
 from cockpit.core import Session
-from cockpit.core.settle import GRACE_S
+from cockpit.core.settle.settle import GRACE_S
 from cockpit.demo.server import DemoSite
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "15"))

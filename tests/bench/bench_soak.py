@@ -41,7 +41,7 @@ from textual import events
 
 from cockpit.cli.live import LiveSession, SessionOptions
 from cockpit.control import server as server_module
-from cockpit.core import recycle
+from cockpit.core.browser import recycle
 from cockpit.demo.server import DemoSite
 
 FLOOD = "js for(let i=0;i<100000;i++)console.log('x'+i)"

@@ -47,9 +47,9 @@ from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
 from cockpit.core import REGISTRY
-from cockpit.core import events as ev
-from cockpit.core.events import EventBus
-from cockpit.core.result import Result
+from cockpit.core.base import events as ev
+from cockpit.core.base.events import EventBus
+from cockpit.core.base.result import Result
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.command_log import MAX_ROWS, CommandLog
 from cockpit.tui.prompt import Prompt

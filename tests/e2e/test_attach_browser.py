@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from cockpit.core.attach import Attach, attach_request, find_local, shown
-from cockpit.core.browser import CHROMIUM_FLAGS
-from cockpit.core.errors import BrowserNotFoundError
-from cockpit.core.session import Session
+from cockpit.core.browser.attach import Attach, attach_request, find_local, shown
+from cockpit.core.browser.browser import CHROMIUM_FLAGS
+from cockpit.core.base.errors import BrowserNotFoundError
+from cockpit.core.session.session import Session
 
 COCKPIT = [sys.executable, "-m", "cockpit"]
 CHROMIUM = "/usr/lib/chromium/chromium"
@@ -246,7 +246,7 @@ async def test_a_session_on_an_attached_browser_never_relaunches_it(chromium, si
         handed = await session.run("handoff 'a code'")
         assert handed.ok and session.handoff.mode == "terminal", handed.error
         assert session.agents_held  # agents wait, as in any handoff
-        from cockpit.core.relaunch import capture, relaunch
+        from cockpit.core.browser.relaunch import capture, relaunch
         with pytest.raises(BrowserNotFoundError, match="never closes or restarts"):
             await relaunch(session, False, await capture(session))
         assert (await session.run("resume")).ok

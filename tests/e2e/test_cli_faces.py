@@ -20,9 +20,9 @@ from conftest import SocketPeer
 
 from cockpit import __version__
 from cockpit.cli.live import AlreadyLive, LiveSession, SessionOptions
-from cockpit.core import events as ev
-from cockpit.core.events import EventBus
-from cockpit.core.registry import REGISTRY
+from cockpit.core.base import events as ev
+from cockpit.core.base.events import EventBus
+from cockpit.core.language.registry import REGISTRY
 from cockpit.record.recorder import Recorder
 
 COCKPIT = [sys.executable, "-m", "cockpit"]

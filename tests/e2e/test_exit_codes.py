@@ -17,7 +17,7 @@ import pytest
 from cockpit.cli.exits import EXIT_INTERRUPTED, exit_code
 from cockpit.control import discovery
 from cockpit.control.discovery import AlreadyLive, Unreachable
-from cockpit.core.errors import (
+from cockpit.core.base.errors import (
     EXIT_FAILED,
     EXIT_UNREACHABLE,
     EXIT_USAGE,
@@ -152,7 +152,7 @@ async def test_no_live_session_is_unreachable_for_every_face_that_reaches_one(tm
 
 
 def test_both_places_that_take_a_name_say_the_same():
-    from cockpit.core.workspace import valid_session_name
+    from cockpit.core.base.workspace import valid_session_name
     for bad in ("a/b", "", "..", "caf\u00e9", "x" * 65):
         with pytest.raises(ValueError) as engine:
             valid_session_name(bad)

@@ -9,8 +9,7 @@ import json
 import pytest
 
 from cockpit.core import Session
-from cockpit.core import events as ev
-
+from cockpit.core.base import events as ev
 from conftest import ok, to_the_mfa_code
 
 IDB_PUT = """(value) => new Promise((done, fail) => {
@@ -198,12 +197,12 @@ async def test_a_launch_that_fails_relaunches_headless(fresh, site, display, mon
     s = fresh
     await ok(s, f"goto {site.url}/playground")
     await s.active.page.evaluate("() => sessionStorage.setItem('ss', 'kept')")
-    import cockpit.core.relaunch as relaunch_module
+    import cockpit.core.browser.relaunch as relaunch_module
     real = relaunch_module.launch
 
     async def failing(playwright, plan):
         if not plan.headless:
-            from cockpit.core.errors import BrowserNotFoundError
+            from cockpit.core.base.errors import BrowserNotFoundError
             raise BrowserNotFoundError("could not start chromium (headed): boom")
         return await real(playwright, plan)
 

@@ -14,8 +14,8 @@ import pytest
 from conftest import ok, ref_of
 
 from cockpit.core import Session
-from cockpit.core.mask import MASK
-from cockpit.core.render import View, render
+from cockpit.core.secrets.mask import MASK
+from cockpit.core.page.render import View, render
 from cockpit.record.recorder import Recorder
 
 TYPED = "pw-Region-5523"  # typed by the human straight into the page

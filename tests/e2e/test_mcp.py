@@ -17,8 +17,8 @@ import pytest
 from cockpit.control import mcp_tools
 from cockpit.control.async_client import AsyncCockpit
 from cockpit.control.remote_session import RemoteSession
-from cockpit.core import events as ev
-from cockpit.core.registry import REGISTRY, TARGET, Arg, Flag, Registry, command
+from cockpit.core.base import events as ev
+from cockpit.core.language.registry import REGISTRY, TARGET, Arg, Flag, Registry, command
 
 mcp = pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters  # noqa: E402

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from cockpit.core import Session
-from cockpit.core.profile_prefs import NO_STORED_SECRETS, disable_stored_secrets
+from cockpit.core.browser.profile_prefs import NO_STORED_SECRETS, disable_stored_secrets
 
 
 def _get(prefs: dict, dotted: str):

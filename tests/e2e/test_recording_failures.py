@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cockpit.core import events as ev
+from cockpit.core.base import events as ev
 from cockpit.record import recorder as recorder_module
 from cockpit.record.recorder import Recorder
 from tui_fake import FakeSession
@@ -88,7 +88,7 @@ async def test_a_short_write_is_cut_back_to_the_last_whole_line(tmp_path, monkey
 
 
 def _big_result(line: str):
-    from cockpit.core.result import Result
+    from cockpit.core.base.result import Result
     return Result(line, True, output="x" * 20_000, ms=1.0)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from cockpit.core import REGISTRY, Session
 from cockpit.core import commands  # noqa: F401  (the registry it fills)
-from cockpit.core.registry import COMMAND, FILE, INT, KEY, TARGET, URL, Arg, CommandSpec
+from cockpit.core.language.registry import COMMAND, FILE, INT, KEY, TARGET, URL, Arg, CommandSpec
 from cockpit.record.mask import Masker
 from cockpit.record.recorder import Recorder
 
@@ -152,7 +152,7 @@ def test_a_step_the_masker_fails_on_is_recorded_safely_and_logged(tmp_path, capl
     without its arguments, output and diff, and the log says why."""
     import asyncio
 
-    from cockpit.core.result import Result
+    from cockpit.core.base.result import Result
     from tui_fake import FakeSession
 
     def broken(self, command: str, data: Any) -> None:

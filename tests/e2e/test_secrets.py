@@ -20,9 +20,9 @@ import pytest
 from conftest import ok, ref_of
 
 from cockpit.core import Session
-from cockpit.core import events as ev
-from cockpit.core.mask import MASK
-from cockpit.core.terminal import visible
+from cockpit.core.base import events as ev
+from cockpit.core.secrets.mask import MASK
+from cockpit.core.base.terminal import visible
 from cockpit.tui.history import History
 
 COCKPIT = [sys.executable, "-m", "cockpit"]
@@ -220,7 +220,7 @@ def test_visible_keeps_newlines_and_tabs_and_shows_the_rest():
 
 def test_a_value_is_masked_in_every_form_a_trace_holds_it():
     """Inside JSON, in a DOM snapshot's HTML, in a posted form body."""
-    from cockpit.core.mask import Masker
+    from cockpit.core.secrets.mask import Masker
     masker = Masker({"TOK": 'a b&"c'}, tokens=False)
     for form in ('a b&"c', 'a b&amp;&quot;c', "a+b%26%22c", "a%20b%26%22c", 'a b&\\"c'):
         assert masker.text(f"[{form}]") == "[$TOK]", form
@@ -248,8 +248,8 @@ def test_blind_masking_covers_main_frame_boxes_numbered_like_a_frames():
     """When the main frame's password fields cannot be looked up (a busy page), every box
     is masked blindly — also on a page whose main-frame refs Playwright numbered `f1eN`
     after a navigation (they were missed: only `eN` counted as the main frame's)."""
-    from cockpit.core.secret_fields import MASK, mask_secret_fields
-    from cockpit.core.snapshot import Snapshot
+    from cockpit.core.secrets.secret_fields import MASK, mask_secret_fields
+    from cockpit.core.model.snapshot import Snapshot
     snap = Snapshot.from_text('- textbox "Password" [ref=f1e8]: hunter2\n'
                               '- button "Sign in" [ref=f1e9]',
                               url="http://x/login", title="", doc="d")
@@ -261,8 +261,8 @@ def test_blind_masking_covers_main_frame_boxes_numbered_like_a_frames():
 def test_blind_masking_of_frames_leaves_main_frame_boxes_alone():
     """Frames that did not answer mask the boxes inside iframes only (the tree says which:
     the main frame's refs may look like a frame's, `f1eN`)."""
-    from cockpit.core.secret_fields import MASK, boxes_in_frames, mask_secret_fields
-    from cockpit.core.snapshot import Snapshot
+    from cockpit.core.secrets.secret_fields import MASK, boxes_in_frames, mask_secret_fields
+    from cockpit.core.model.snapshot import Snapshot
     snap = Snapshot.from_text('- textbox "Search" [ref=f1e3]: shoes\n'
                               '- iframe [ref=f1e4]:\n'
                               '  - textbox "Card" [ref=f2e2]: 4242',

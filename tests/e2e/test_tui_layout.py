@@ -11,8 +11,8 @@ import pytest
 from textual.widgets import Input
 
 from cockpit.core import REGISTRY
-from cockpit.core import events as ev
-from cockpit.core.completion import complete
+from cockpit.core.base import events as ev
+from cockpit.core.language.completion import complete
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.command_log import CommandLog
 from cockpit.tui.layout import SINGLE, STACKED, WIDE, layout_for

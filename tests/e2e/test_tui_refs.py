@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
-from cockpit.core import events as ev
+from cockpit.core.base import events as ev
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.prompt import Prompt
 from cockpit.tui.refs_list import RefsList

@@ -15,7 +15,7 @@ import pytest
 
 from textual.widgets import Input
 
-from cockpit.core import events as ev
+from cockpit.core.base import events as ev
 from cockpit.tui.app import CockpitApp
 from cockpit.tui.command_log import CommandLog
 from cockpit.tui.diff_pane import DiffPane

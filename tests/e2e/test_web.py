@@ -14,8 +14,7 @@ import urllib.request
 import pytest
 
 from cockpit.core import Session
-from cockpit.core import events as ev
-
+from cockpit.core.base import events as ev
 pytest.importorskip("textual_serve", reason="pip install textual-serve")
 
 

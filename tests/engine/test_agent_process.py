@@ -13,7 +13,7 @@ import pytest
 
 from cockpit.control import agent_process as agent_module
 from cockpit.control.agent_process import AgentProcess
-from cockpit.core import events as ev
+from cockpit.core.base import events as ev
 from cockpit.control import server as server_module
 from cockpit.control.server import ControlServer
 from cockpit.tui.agent_pane import AgentPane

@@ -22,7 +22,7 @@ import pytest
 from conftest import SocketPeer
 
 from cockpit.client import AsyncCockpit, Cockpit, CommandFailed, Unreachable
-from cockpit.core import events as ev
+from cockpit.core.base import events as ev
 from cockpit.control import discovery as paths
 from cockpit.control.server import AlreadyLive, ControlServer
 from cockpit.control.protocol import MAX_REQUEST

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from cockpit.core import events as ev
+from cockpit.core.base import events as ev
 from cockpit.demo.agent import NotOnPage, ref
 from cockpit.control import discovery as paths
 from cockpit.control.server import ControlServer

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 
-from cockpit.core import events as ev
-from cockpit.core.buffers import BUFFER_BYTES, ConsoleEntry, FloodGuard, Ring, cut
+from cockpit.core.base import events as ev
+from cockpit.core.page.buffers import BUFFER_BYTES, ConsoleEntry, FloodGuard, Ring, cut
 from cockpit.record import recorder as recorder_module
 from cockpit.record.recorder import Recorder
 from tui_fake import FakeSession
 
 
 def test_the_console_buffer_is_bounded_in_bytes_and_counts_what_it_dropped():
-    from cockpit.core.buffers import Buffers
+    from cockpit.core.page.buffers import Buffers
     console = Buffers().console
     for _ in range(400):  # 400 messages of 100 KB: 40 MB offered
         console.add(ConsoleEntry(1, "log", cut("x" * 100_000), "about:blank"))

@@ -10,8 +10,8 @@ import re
 import pytest
 from conftest import ok, page, ref_of, stylesheet
 
-from cockpit.core.diff import diff
-from cockpit.core.render import View, render
+from cockpit.core.page.diff import diff
+from cockpit.core.page.render import View, render
 
 def _plain(snap) -> str:
     """The snapshot's text without the marks that move with every click (focus, pointer)."""

@@ -10,8 +10,7 @@ import collections
 import pytest
 from conftest import ok
 
-from cockpit.core import recycle
-
+from cockpit.core.browser import recycle
 BOUND = 8  # requests a page may make before its next goto gets a fresh page (the test's)
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from conftest import ok, ref_of
 
-from cockpit.core.diff import diff
-from cockpit.core.render import View, render
-from cockpit.core.snapshot import Snapshot
+from cockpit.core.page.diff import diff
+from cockpit.core.page.render import View, render
+from cockpit.core.model.snapshot import Snapshot
 
 PYDOC = Path("/usr/share/doc/python3-doc/html")
 # A line of `snapshot -i`: the ref, the role, then the name in double quotes, before any

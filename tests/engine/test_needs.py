@@ -12,7 +12,7 @@ import statistics
 import time
 
 import pytest
-from cockpit.core.needs import Need, detect_need
+from cockpit.core.handoff.needs import Need, detect_need
 
 
 async def need_of(s) -> Need | None:

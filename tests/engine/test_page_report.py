@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import fails, ok, page, ref_of, spy_on
 
-from cockpit.core.mask import MASK
+from cockpit.core.secrets.mask import MASK
 
 
 def line_of(output: str, ref: str) -> str:

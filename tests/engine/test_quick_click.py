@@ -110,7 +110,7 @@ async def test_a_click_that_sets_nothing_going_asks_the_page_once_before_it(s, b
     # round trip
     from playwright.async_api import Frame, Mouse, Page
 
-    from cockpit.core import quick_click
+    from cockpit.core.page import quick_click
     asked: list[str] = []
     for cls in (Page, Frame):
         original = cls.evaluate

@@ -16,8 +16,8 @@ import pytest
 
 from cockpit.control import discovery as paths
 from cockpit.control.server import ControlServer
-from cockpit.core.registry import REGISTRY, Arg, Registry, command
-from cockpit.core.result import Outcome
+from cockpit.core.language.registry import REGISTRY, Arg, Registry, command
+from cockpit.core.base.result import Outcome
 from cockpit.record.export import to_pytest
 from cockpit.record.mask import MASK, Masker
 from cockpit.record.reader import Recording
@@ -162,7 +162,7 @@ def test_the_client_methods_name_real_commands():
     """The Python client's named methods only build lines: each parses as the command of
     its own name, so they cannot drift from the registry."""
     from cockpit.control.client import Commands
-    from cockpit.core.parser import parse
+    from cockpit.core.language.parser import parse
 
     class Lines(Commands):
         def _checked(self, line: str) -> str:

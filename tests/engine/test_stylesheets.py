@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from conftest import page, stylesheet
 
-from cockpit.core.attach import Attach
-from cockpit.core.stylesheets import StylesheetRules, reads_local_files
+from cockpit.core.browser.attach import Attach
+from cockpit.core.page.stylesheets import StylesheetRules, reads_local_files
 
 
 async def test_what_is_read_and_what_is_given(s, base, tmp_path):

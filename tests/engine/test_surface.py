@@ -148,7 +148,7 @@ def test_every_session_has_the_surface_and_mypy_says_when_one_does_not(tmp_path)
     broken = tmp_path / "broken_surface.py"
     broken.write_text(
         "from cockpit.control.remote_session import RemoteSession\n"
-        "from cockpit.core.surface import SessionSurface\n\n\n"
+        "from cockpit.core.session.surface import SessionSurface\n\n\n"
         "class Lacking(RemoteSession):  # as if agent_control had been removed\n"
         "    agent_control = None  # type: ignore[assignment]\n\n\n"
         "def remote(session: Lacking) -> SessionSurface:\n"

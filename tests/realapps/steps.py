@@ -10,7 +10,7 @@ from pathlib import Path
 
 from apps import Shop
 from cockpit.core import Session
-from cockpit.core.result import Result
+from cockpit.core.base.result import Result
 
 
 def ref(snapshot: str, role: str, name: str, exact: bool = False) -> str:

@@ -14,7 +14,7 @@ import re
 from steps import look, ok, ref, said, sign_in, signed_in
 
 from cockpit.core import Session
-from cockpit.core.result import Result
+from cockpit.core.base.result import Result
 
 _names = itertools.count(1)
 

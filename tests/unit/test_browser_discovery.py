@@ -15,9 +15,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from cockpit.core import browser
-from cockpit.core.browser import plan_launch
-from cockpit.core.errors import BrowserNotFoundError
+from cockpit.core.browser import browser
+from cockpit.core.browser.browser import plan_launch
+from cockpit.core.base.errors import BrowserNotFoundError
 
 ASK_PLAYWRIGHT = ("from playwright.sync_api import sync_playwright\n"
                   "with sync_playwright() as p: print(p.chromium.executable_path)")

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from cockpit.core.browser import CHROMIUM_FLAGS, plan_launch, release_stale_profile_lock
-from cockpit.core.errors import BrowserNotFoundError
-from cockpit.core.workspace import session_dir, valid_session_name
+from cockpit.core.browser.browser import CHROMIUM_FLAGS, plan_launch, release_stale_profile_lock
+from cockpit.core.base.errors import BrowserNotFoundError
+from cockpit.core.base.workspace import session_dir, valid_session_name
 
 
 def fake_playwright(bundled: str = "/nonexistent/chromium"):

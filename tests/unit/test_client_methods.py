@@ -12,8 +12,8 @@ import pytest
 
 from cockpit.control.client import Commands
 from cockpit.core import REGISTRY
-from cockpit.core.parser import parse
-from cockpit.core.registry import INT, Arg, CommandSpec, Flag
+from cockpit.core.language.parser import parse
+from cockpit.core.language.registry import INT, Arg, CommandSpec, Flag
 
 
 class LineOf(Commands):

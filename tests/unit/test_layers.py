@@ -45,12 +45,13 @@ def check_core(root: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, env=env, timeout=120)
 
 
-def planted_copy(tmp_path: Path, module: str, line: str) -> Path:
-    """A copy of the package (and pyproject.toml) with `line` added to one core module."""
+def planted_copy(tmp_path: Path, module: str, line: str, layer: str = "core") -> Path:
+    """A copy of the package (and pyproject.toml) with `line` added to one module of a
+    layer (the engine's, unless told)."""
     shutil.copytree(ROOT / "cockpit", tmp_path / "cockpit",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    target = tmp_path / "cockpit" / "core" / module
+    target = tmp_path / "cockpit" / layer / module
     target.write_text(target.read_text() + f"\n{line}  # planted by the test\n")
     return tmp_path
 
@@ -66,12 +67,14 @@ def test_every_core_module_imports_without_textual_or_an_upper_layer():
 @pytest.mark.parametrize("line", ["import textual", "from cockpit import tui",
                                   "import cockpit.record.recorder"])
 def test_the_check_fails_on_a_planted_violation(tmp_path, line):
-    out = check_core(planted_copy(tmp_path, "storage_state.py", line))
+    out = check_core(planted_copy(tmp_path, "browser/storage_state.py", line))
     assert out.returncode != 0
     assert "cockpit.core loaded:" in out.stderr, out.stderr
 
 
-lint_imports = shutil.which("lint-imports")
+# the venv running the tests has it even when its bin/ is not on PATH (CI calls python)
+lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) \
+    or shutil.which("lint-imports")
 needs_linter = pytest.mark.skipif(lint_imports is None, reason="import-linter not installed")
 
 
@@ -88,11 +91,15 @@ def test_the_import_contracts_hold():
 
 
 @needs_linter
-@pytest.mark.parametrize(("line", "broken"), [
-    ("import textual", "never import Textual BROKEN"),
-    ("from cockpit import tui", "Layers: cli > tui"),
+@pytest.mark.parametrize(("layer", "module", "line", "broken"), [
+    ("core", "page/render.py", "import textual", "never import Textual BROKEN"),
+    ("core", "page/render.py", "from cockpit import tui", "Layers: cli > tui"),
+    # a part importing one above it (the page part reaching for the Session)
+    ("core", "page/render.py", "from ..session import session", "only downwards"),
+    # another layer reaching past the engine's surface into one of its parts
+    ("tui", "tables.py", "from ..core.page import tab", "never its parts BROKEN"),
 ])
-def test_lint_imports_fails_on_a_planted_violation(tmp_path, line, broken):
-    out = run_lint_imports(planted_copy(tmp_path, "render.py", line))
+def test_lint_imports_fails_on_a_planted_violation(tmp_path, layer, module, line, broken):
+    out = run_lint_imports(planted_copy(tmp_path, module, line, layer))
     assert out.returncode != 0, out.stdout
     assert broken in out.stdout and "BROKEN" in out.stdout, out.stdout

@@ -3,9 +3,9 @@
 import pytest
 
 from cockpit.core import REGISTRY
-from cockpit.core.commands.meta import split_chain
-from cockpit.core.errors import EXIT_USAGE, UsageError
-from cockpit.core.parser import parse
+from cockpit.core.language.parser import split_chain
+from cockpit.core.base.errors import EXIT_USAGE, UsageError
+from cockpit.core.language.parser import parse
 
 
 def test_quoted_words_and_refs():
@@ -106,7 +106,7 @@ def test_docs_reference_is_the_generated_one():
 
 
 def test_completion_of_names_flags_choices_and_refs():
-    from cockpit.core.completion import complete
+    from cockpit.core.language.completion import complete
     refs = [("e1", "button", "Sign in"), ("e12", "textbox", "Email")]
     assert [c.text for c in complete("cl", REGISTRY)[1]] == ["click", "closetab"]
     assert "-i" in [c.text for c in complete("snapshot -", REGISTRY)[1]]
@@ -144,7 +144,7 @@ def test_quoted_words_split_as_a_posix_shell_does():
     import random
     import shlex
 
-    from cockpit.core.parser import split_words
+    from cockpit.core.language.parser import split_words
     rng = random.Random(7)
     alphabet = ["a", "b", " ", "\t", "\n", "'", '"', "\\", "é", ";", "#"]
     for _ in range(20_000):
@@ -164,8 +164,8 @@ def test_an_unclosed_double_quote_fails_at_once_whatever_it_holds():
     second (the old pattern backtracked exponentially: minutes for 60 characters)."""
     import time
 
-    from cockpit.core.errors import UsageError
-    from cockpit.core.parser import split_words
+    from cockpit.core.base.errors import UsageError
+    from cockpit.core.language.parser import split_words
     started = time.perf_counter()
     with pytest.raises(UsageError, match="no closing quotation"):
         split_words('js "' + "ab\\'c" * 12 + "x" * 40)

@@ -19,8 +19,8 @@ import pytest
 from cockpit.control import discovery, wire
 from cockpit.control.line_socket import LineSocket
 from cockpit.control.protocol import ProtocolError, check_request, decode, encode
-from cockpit.core.shell_words import join, quote
-from cockpit.core.terminal import show_controls, visible
+from cockpit.core.language.shell_words import join, quote
+from cockpit.core.base.terminal import show_controls, visible
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -257,8 +257,8 @@ def test_quote_and_join_are_shlex_s():
 def test_a_joined_line_is_the_same_words_to_the_session():
     """Every face quotes with join; the session splits the line back into the words, and
     a secret given as `$NAME` reaches the page whole, quotes and spaces included."""
-    from cockpit.core.parser import split_words
-    from cockpit.core.secrets import Secrets
+    from cockpit.core.language.parser import split_words
+    from cockpit.core.secrets.secrets import Secrets
     rng = random.Random(7)
     alphabet = "aZ09_@%+=:,./-'\" $\\!*?~#;&|()<>[]{}\t\u00e9\u0663\uff41"
     for _ in range(2000):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..registry import Arg, Flag, command
-from ..result import Outcome
+from ..language.registry import Arg, Flag, command
+from ..base.result import Outcome
 
 
 @command("handoff", "control", "Give the browser to a human: a visible window with every tab, "

@@ -10,11 +10,11 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..errors import UsageError
-from ..paths import base, given_path
-from ..registry import FILE, INT, TARGET, Arg, Flag, command
-from ..result import Outcome
-from ..translate import js_error
+from ..base.errors import UsageError
+from ..base.paths import base, given_path
+from ..language.registry import FILE, INT, TARGET, Arg, Flag, command
+from ..base.result import Outcome
+from ..page.translate import js_error
 
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
 DEFAULT_CSS = ("display", "visibility", "opacity", "position", "z-index", "width", "height",

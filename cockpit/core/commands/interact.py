@@ -7,13 +7,14 @@ import logging
 
 from playwright.async_api import Error as PlaywrightError
 
-from .. import quick_click, quick_fill
-from ..errors import CommandError, UsageError
-from ..paths import base, given_path
-from ..registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
-from ..result import Outcome
-from ..targets import as_ref, ref_selector
-from ..translate import first_line
+from ..page import quick_click, quick_fill
+from ..base.errors import CommandError, UsageError
+from ..base.paths import base, given_path
+from ..language.registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
+from ..base.result import Outcome
+from ..language.parser import as_ref
+from ..page.targets import ref_selector
+from ..page.translate import first_line
 
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
 

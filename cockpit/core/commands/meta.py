@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-import shlex
 
-from ..errors import CommandError, UsageError
-from ..registry import COMMAND, Arg, command
-from ..result import Outcome
-
-
-def split_chain(words: list[str]) -> list[str]:
-    """`chain a x ; b y` or `chain "a x" "b y"` -> ["a x", "b y"]."""
-    if ";" in words:
-        lines: list[str] = []
-        current: list[str] = []
-        for word in words + [";"]:
-            if word == ";":
-                if current:
-                    lines.append(shlex.join(current))
-                current = []
-            else:
-                current.append(word)
-        return lines
-    return [w for w in words if w.strip()]
+from ..base.errors import CommandError, UsageError
+from ..language.registry import COMMAND, Arg, command
+from ..base.result import Outcome
+from ..language.parser import split_chain
 
 
 @command("chain", "meta", "Run several commands in a row; stop at the first that fails.",
@@ -33,8 +17,8 @@ def split_chain(words: list[str]) -> list[str]:
          examples=('chain "goto localhost:8000" "snapshot -i"',
                    "chain fill @e4 jane@example.com ; fill @e5 secret ; click @e6"))
 async def chain(ctx, a) -> Outcome:
-    from ..execute import execute
-    from ..parser import parse
+    from ..session.execute import execute
+    from ..language.parser import parse
     lines = split_chain(a.commands)
     invocations = [parse(line, ctx.session.registry) for line in lines]  # all parse first
     if any(inv.spec.name == "chain" for inv in invocations):
@@ -61,7 +45,7 @@ async def help_(ctx, a) -> Outcome:
         return Outcome(registry.overview(), registry.describe())
     spec = registry.get(a.name)
     if spec is None:
-        from ..parser import suggest
+        from ..language.parser import suggest
         raise UsageError(suggest(a.name, registry))
     return Outcome(spec.help_text(), spec.describe())
 

@@ -7,12 +7,12 @@ from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..errors import CommandError, UsageError
-from ..recycle import recycle_if_due
-from ..registry import URL, Arg, command
-from ..result import Outcome
-from ..settle import LOAD_CAP_S
-from ..translate import navigation_error
+from ..base.errors import CommandError, UsageError
+from ..browser.recycle import recycle_if_due
+from ..language.registry import URL, Arg, command
+from ..base.result import Outcome
+from ..settle.settle import LOAD_CAP_S
+from ..page.translate import navigation_error
 
 NAVIGATION_TIMEOUT_MS = 30_000
 SCHEMES = ("http", "https", "file", "about", "data", "chrome", "view-source")

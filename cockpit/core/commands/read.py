@@ -6,13 +6,13 @@ from urllib.parse import urljoin
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..diff import diff
-from ..errors import CommandError, UsageError
-from ..registry import INT, TARGET, Arg, Flag, command
-from ..render import View, render
-from ..result import Outcome
-from ..snapshot import Snapshot
-from ..targets import as_ref
+from ..page.diff import diff
+from ..base.errors import CommandError, UsageError
+from ..language.registry import INT, TARGET, Arg, Flag, command
+from ..page.render import View, render
+from ..base.result import Outcome
+from ..model.snapshot import Snapshot
+from ..language.parser import as_ref
 
 TEXT_LIMIT = 200_000  # characters of `text`/`html` output before it is cut (data keeps size)
 

@@ -6,10 +6,10 @@ import json
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..errors import CommandError, UsageError
-from ..paths import given_path
-from ..registry import FILE, INT, Arg, Flag, command
-from ..result import Outcome
+from ..base.errors import CommandError, UsageError
+from ..base.paths import given_path
+from ..language.registry import FILE, INT, Arg, Flag, command
+from ..base.result import Outcome
 
 
 @command("dialog", "state", "Answer the open dialog: accept (with text for a prompt) or dismiss.",
@@ -110,7 +110,7 @@ async def storage(ctx, a) -> Outcome:
                Arg("file", "a JSON file (Playwright's storage-state format)", kind=FILE)),
          examples=("state save login.json", "state load login.json"))
 async def state(ctx, a) -> Outcome:
-    from ..storage_state import load_state, save_state
+    from ..browser.storage_state import load_state, save_state
     path = given_path(a.file)
     if a.action == "save":
         if path.is_dir():

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..registry import INT, URL, Arg, command
-from ..result import Outcome
+from ..language.registry import INT, URL, Arg, command
+from ..base.result import Outcome
 from .navigate import goto as goto_handler
 
 

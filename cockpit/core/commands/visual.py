@@ -7,11 +7,11 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from ..errors import CommandError, UsageError
-from ..paths import given_path
-from ..registry import FILE, TARGET, Arg, Flag, command
-from ..result import Outcome
-from ..annotate import draw_ref_labels, ref_boxes, remove_ref_labels
+from ..base.errors import CommandError, UsageError
+from ..base.paths import given_path
+from ..language.registry import FILE, TARGET, Arg, Flag, command
+from ..base.result import Outcome
+from ..page.annotate import draw_ref_labels, ref_boxes, remove_ref_labels
 
 def _output_path(ctx, given: str | None, suffix: str) -> Path:
     if given:

@@ -6,9 +6,9 @@ import re
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..errors import CommandError, UsageError
-from ..registry import INT, TARGET, Arg, Flag, command
-from ..result import Outcome
+from ..base.errors import CommandError, UsageError
+from ..language.registry import INT, TARGET, Arg, Flag, command
+from ..base.result import Outcome
 
 @command("wait", "interact", "Wait until something is true (every condition given).",
          args=(Arg("target", "an element to wait for (same as --selector), or a number of "

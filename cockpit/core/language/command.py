@@ -1,0 +1,55 @@
+"""A command line parsed once, at the door: what every later step reads.
+
+`Session.run` makes one Command of each line it is given; queueing, holds, the refs it
+uses, the masked line the events show, running it and the post-steps all read this
+object instead of splitting the line again (tests/unit/test_command.py counts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..base.errors import UsageError
+from .parser import Invocation, as_ref, parse_words, split_words
+from .registry import REGISTRY, CommandSpec, Registry
+
+
+@dataclass(frozen=True)
+class Command:
+    """One line: its words, the command they name and its parsed arguments.
+
+    `spec` is None when the line names no command (or cannot be split); `invocation` is
+    None when its arguments do not parse, and `error` then says why, as `parse` would."""
+
+    line: str
+    words: tuple[str, ...]
+    spec: CommandSpec | None
+    invocation: Invocation | None
+    error: UsageError | None
+
+    @classmethod
+    def of(cls, line: str, registry: Registry = REGISTRY) -> Command:
+        try:
+            words = split_words(line)
+        except UsageError as exc:  # unbalanced quotes: it names no command
+            return cls(line, (), None, None, exc)
+        spec = registry.get(words[0]) if words else None
+        try:
+            return cls(line, tuple(words), spec, parse_words(line, words, registry), None)
+        except UsageError as exc:
+            return cls(line, tuple(words), spec, None, exc)
+
+    @property
+    def name(self) -> str | None:
+        return self.spec.name if self.spec else None
+
+    def refs(self) -> list[str]:
+        """The refs its arguments name (`@e3` -> "e3"), in order."""
+        return [ref for word in self.words[1:] if (ref := as_ref(word)) is not None]
+
+    def parsed(self) -> Invocation:
+        """Its invocation; the UsageError that stopped its parse when there is none."""
+        if self.invocation is None:
+            raise self.error or UsageError("empty command: type a command, or `help` to "
+                                           "list them")
+        return self.invocation
