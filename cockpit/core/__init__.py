@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     )
     from .language.shell_words import join
     from .model.snapshot import INTERACTIVE_ROLES
-    from .page.diff import diff_line
+    from .page.changeset import diff_line
     from .page.tab import Tab
     from .secrets.mask import MASK, Masker
     from .secrets.redact import PASSWORDISH
@@ -71,7 +71,7 @@ _HOMES = {
                      "Registry"], "language.registry"),
     "join": "language.shell_words",
     "INTERACTIVE_ROLES": "model.snapshot",
-    "diff_line": "page.diff", "Tab": "page.tab",
+    "diff_line": "page.changeset", "Tab": "page.tab",
     "MASK": "secrets.mask", "Masker": "secrets.mask", "PASSWORDISH": "secrets.redact",
     "USE": "secrets.secrets",
     "describe": "session.agent", "Session": "session.session",

@@ -14,7 +14,7 @@ def refs(output: str) -> list[str]:
 
 def every(result) -> list[str]:
     """Each line of the step's diff, also those its short text cut (the data has all)."""
-    from cockpit.core.page.diff import diff_line
+    from cockpit.core.page.changeset import diff_line
     return [diff_line(change)[1] for change in result.data["diff"]["changes"]]
 
 

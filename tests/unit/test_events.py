@@ -18,7 +18,7 @@ from cockpit.cli.live import tell as _tell
 from cockpit.control.remote_session import RemoteSession
 from cockpit.control.server import ControlServer
 from cockpit.core.base import events as ev
-from cockpit.core.page.diff import Change, diff_line
+from cockpit.core.page.changeset import Change, diff_line
 from cockpit.core.base.events import Event, EventBus, EventKind
 from cockpit.record.recorder import Recorder
 from cockpit.tui import messages

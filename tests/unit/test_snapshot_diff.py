@@ -138,7 +138,7 @@ def test_render_round_trips_playwright_quoting():
 def test_a_result_tells_a_removed_subtree_on_one_line():
     """A row removed with its button: one line naming what it held; a named list with its
     rows: one line with how many went inside. `snapshot -D` (no limit) lists every one."""
-    from cockpit.core.page.diff import Change, Diff
+    from cockpit.core.page.changeset import Change, Diff
     d = Diff(changes=[Change("removed", "e13", "listitem", ""),
                       Change("removed", "e14", "button", "Archive Pay the rent", inside=True),
                       Change("removed", "e8", "list", "Tasks"),
@@ -196,7 +196,7 @@ def test_a_removed_row_is_told_by_its_words():
 def test_a_cut_diff_keeps_what_appeared_with_words_over_bare_wrappers():
     """A popover's nameless wrappers (`+ @e46 generic`) say nothing: when the lines are
     cut, the listbox and every option are kept before them."""
-    from cockpit.core.page.diff import Change, Diff
+    from cockpit.core.page.changeset import Change, Diff
     d = Diff(changes=[Change("added", "e1", "generic", ""), Change("added", "e2", "log", ""),
                       Change("added", "e3", "generic", ""),
                       Change("added", "e4", "listbox", "Category")] +

@@ -52,6 +52,14 @@ class Result:
             return NotImplemented
         return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
 
+    def but(self, **changes: Any) -> Result:
+        """A copy with these fields changed: a step after the command adds to its Result
+        by handing on a new one, never by editing the one it was given."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        command, ok = fields.pop("command"), fields.pop("ok")
+        return Result(command, ok, **fields)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,

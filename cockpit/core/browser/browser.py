@@ -10,11 +10,15 @@ import shutil
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import attach as attaching
 from ..base.errors import BrowserNotFoundError
 from .profile_prefs import disable_stored_secrets
 from ..settle.settle_js import INIT_JS as SETTLE_INIT_JS
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext, Page
 
 log = logging.getLogger(__name__)
 
@@ -333,3 +337,12 @@ async def launch(playwright, plan: LaunchPlan):
             "run under xvfb-run or drop --headed)"
         raise BrowserNotFoundError(f"could not start {plan.description}: {first}{display}") \
             from exc
+
+
+async def set_user_agent(context: BrowserContext, engine: str, page: Page, ua: str) -> None:
+    """Chromium changes the UA per page through CDP; others get the header only."""
+    if engine == "chromium":
+        cdp = await context.new_cdp_session(page)
+        await cdp.send("Network.setUserAgentOverride", {"userAgent": ua})
+    else:
+        await page.set_extra_http_headers({"User-Agent": ua})

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .browser import LaunchPlan
 
 
-class BrowserHost(TabHost, Protocol):
+class BrowserHost(TabHost["Tab"], Protocol):
     """The session, as its browser's lifecycle sees it."""
 
     tabs: list[Tab]

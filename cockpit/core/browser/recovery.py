@@ -272,20 +272,21 @@ class Recovery:
                               tabs=[t.url for t in self.session.tabs])
 
     # --- saying so --------------------------------------------------------------------------
-    def tell(self, result: Result, source: str, *, skip: str = "") -> None:
-        """Put what happened since this source's last result into this one (once each)."""
+    def tell(self, result: Result, source: str, *, skip: str = "") -> Result:
+        """The result with what happened since this source's last result said in it (each
+        thing once to each source)."""
         news = [n for n in self._notes if source not in n.told]
         for note in news:
             note.told.add(source)
         news = [n for n in news if n.text != skip]
         if not news:
-            return
+            return result
         said = "; ".join(n.text for n in news)
-        result.data = {**result.data, "recovered": [n.data for n in news]}
+        data = {**result.data, "recovered": [n.data for n in news]}
         if result.ok:
-            result.output = f"note: {said}" + (f"\n{result.output}" if result.output else "")
-        else:
-            result.error = f"{result.error} (meanwhile {said})"
+            return result.but(data=data, output=f"note: {said}" + (
+                f"\n{result.output}" if result.output else ""))
+        return result.but(data=data, error=f"{result.error} (meanwhile {said})")
 
 
 async def _close_quietly(page) -> None:

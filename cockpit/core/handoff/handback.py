@@ -6,7 +6,7 @@ interactive snapshot, once."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..browser.carry import same_document
 from ..page.diff import diff
@@ -15,14 +15,35 @@ from ..page.render import View, render
 from ..model.snapshot import Snapshot
 
 if TYPE_CHECKING:
-    from .handoff import Handoff
     from ..browser.relaunch import BrowserState
     from ..page.tab import Tab
+    from .host import HandoffHost
 
 DIFF_LINES = 12
 
 
-def report(handoff: Handoff, tab: Tab, after: Snapshot | None, state: BrowserState,
+class HandedBack(Protocol):
+    """What the report reads of the handoff that ends (handoff.py's Handoff)."""
+
+    @property
+    def session(self) -> HandoffHost: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def since(self) -> float: ...
+    @property
+    def before(self) -> dict[Tab, Snapshot | None]: ...
+    @property
+    def before_urls(self) -> dict[Tab, str]: ...
+    @property
+    def renewed(self) -> set[Tab]: ...
+    @property
+    def before_state(self) -> BrowserState | None: ...
+    @property
+    def human_commands(self) -> list[str]: ...
+
+
+def report(handoff: HandedBack, tab: Tab, after: Snapshot | None, state: BrowserState,
            need: Need | None, lost: list[str]) -> dict[str, Any]:
     """The note the agent gets on resume: its "text" and the facts as data."""
     before_state = handoff.before_state
@@ -86,7 +107,7 @@ def _cookie_changes(before: list, after: list) -> tuple[list[str], list[str], li
     return came, changed, went
 
 
-def _tab_lines(handoff: Handoff, front: Tab) -> list[str]:
+def _tab_lines(handoff: HandedBack, front: Tab) -> list[str]:
     """A line per tab (each compared with itself), and one for those closed."""
     session = handoff.session
     lines = []

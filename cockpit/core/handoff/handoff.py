@@ -267,7 +267,9 @@ class Handoff:
                       "waited, so its refs are void: read what changed (in the output) and "
                       "use the new refs", data={"handoff": note}, exit_code=1, source=source)
 
-    def after_command(self, result: Result, source: str, command: Command) -> None:
+    def after_command(self, result: Result, source: str, command: Command) -> Result:
+        """The result as the handoff tells it: what a person changed since the agent's last
+        look goes to the agent first; a streak of failures asks for a person."""
         if self.active and source == "human":
             spec = command.spec
             if spec is None or not spec.needs_person:  # what they did, not the handing
@@ -276,20 +278,22 @@ class Handoff:
             self.note = None  # the agent resumed: its own result already says what changed
         if source == "agent" and self.note is not None and result.exit_code != 4:
             note, self.note = self.note, None
-            result.output = note["text"] + ("\n\n" + result.output if result.output else "")
-            result.data = {**result.data, "handoff": note}
+            result = result.but(data={**result.data, "handoff": note}, output=note["text"] + (
+                "\n\n" + result.output if result.output else ""))
         if source in ("human", "cockpit") or result.exit_code == 4:
-            return
+            return result
         if not result.ok and result.exit_code != 1:
-            return  # a typo or a usage error says nothing about the page: no streak
+            return result  # a typo or a usage error says nothing about the page: no streak
         streak = 0 if result.ok else self._streak.get(source, 0) + 1
         self._streak[source] = streak
         if streak >= FAILURES_BEFORE_HINT:
-            result.error = f"{result.error} ({streak} commands in a row have failed: {HINT})"
+            result = result.but(error=f"{result.error} ({streak} commands in a row have "
+                                f"failed: {HINT})")
             if streak == FAILURES_BEFORE_HINT:
                 self.session.bus.emit(ev.NEEDS_HUMAN, need="stuck", url=self.session.active.url
                                       if self.session.active else "",
                                       detail=f"{streak} failed commands in a row ({source})")
+        return result
 
     async def check_page(self, tab: Tab, unchanged_since: Snapshot | None = None
                          ) -> Need | None:

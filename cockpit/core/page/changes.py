@@ -25,20 +25,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from playwright.async_api import Error as PlaywrightError
 
 from . import hidden
 from ..settle.changes_js import QUERY_JS, REF_ENGINE, REF_ENGINE_JS
-from .diff import Diff, diff
+from .changeset import Diff
+from .diff import diff
 from ..model.refnames import RefNames
 from ..secrets.secret_fields import mask_secrets
 from ..model.snapshot import Node, Snapshot, parse
 from .stylesheets import StylesheetRules
 
 if TYPE_CHECKING:
-    from .tab import Tab
+    from playwright.async_api import Page
 
 log = logging.getLogger("cockpit.changes")
 
@@ -88,17 +90,27 @@ async def read_stylesheets(page, unread: Unread, sheets: StylesheetRules) -> Non
             log.debug("full snapshots: stylesheets not read: %s", left["unread"][:3])
 
 
+class Tracked(Protocol):
+    """What `update` reads and sets of a tab (tab.py's Tab)."""
+
+    page: Page
+    names: RefNames  # the refs the tab shows for Playwright's
+    partial_refs: bool  # some refs were placed from regions, not a whole snapshot
+
+
 class Unplaceable(Exception):
     """A region's snapshot does not fit the tab's snapshot: take a full one."""
 
 
-async def update(tab: Tab, before: Snapshot, answered: list[dict] | None = None,
+async def update(tab: Tracked, before: Snapshot, learn: Callable[[str], None],
+                 answered: list[dict] | None = None,
                  final: bool = False) -> tuple[Snapshot, Diff] | None:
     """The tab's snapshot brought up to date from what changed since it was taken, and
     the diff; None when only a full snapshot will do (the caller takes it).
     `answered`: the main frame's answers to the query already given while settling
     (settle.Watch.changes); `final`: nothing can have changed since the last of them, so
-    the main frame is not asked again."""
+    the main frame is not asked again; `learn`: told each secret value a field holds
+    (the session's redactor masks it from then on)."""
     page = tab.page
     main = page.main_frame
     frames = [main, *(f for f in page.frames if f is not main)]
@@ -145,7 +157,7 @@ async def update(tab: Tab, before: Snapshot, answered: list[dict] | None = None,
     new = Snapshot([], url=url, doc=before.doc, refs=new_part)
     # The regions' password fields are masked by the same door as a full snapshot's
     # (their nodes are the patched snapshot's, so it is masked too) before any diff.
-    _, looked = await mask_secrets(page, new, tab.session.redactor.learn_value, before=before)
+    _, looked = await mask_secrets(page, new, learn, before=before)
     if any(frame is not main for frame in looked):
         log.debug("full snapshot: password fields looked up in a frame replaced its refs")
         return None

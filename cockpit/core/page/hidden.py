@@ -29,9 +29,10 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..settle.changes_js import REF_ENGINE
 from ..model.snapshot import NAME_FROM_CONTENT, Node, Snapshot
+from .changeset import Change
 
 if TYPE_CHECKING:
-    from .diff import Change, Diff
+    from .changeset import Diff
     from ..model.refnames import RefNames
 
 log = logging.getLogger(__name__)
@@ -235,7 +236,6 @@ def fold(result: Diff, old_refs: dict[str, Node], new_refs: dict[str, Node]) -> 
 def page_lines(hid: bool, shown: bool, added: list[Node]) -> list[Change]:
     """The diff's lines for a hiding (`~ page hidden behind @e40 listbox "Category"`,
     naming the popover among the `added` elements) and a showing (`~ page shown again`)."""
-    from .diff import Change  # here: diff.py imports this module
     lines = []
     if hid:
         front = popover(added)

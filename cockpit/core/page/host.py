@@ -9,7 +9,7 @@ sits below the session part and must not import it (pyproject.toml's import cont
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from ..base.events import EventBus
@@ -17,16 +17,20 @@ if TYPE_CHECKING:
     from ..settle.settle import Watch
     from .buffers import Buffers
     from .stylesheets import StylesheetRules
-    from .tab import Tab
+
+# the tab class (tab.py's Tab): named by a type variable, so this module needs no import
+# of tab.py, which imports it
+Tab = TypeVar("Tab")
+CrashedTab = TypeVar("CrashedTab", contravariant=True)
 
 
-class CrashHandler(Protocol):
+class CrashHandler(Protocol[CrashedTab]):
     """Who brings a crashed renderer back (browser/recovery.py's Recovery)."""
 
-    def renderer_crashed(self, tab: Tab) -> None: ...
+    def renderer_crashed(self, tab: CrashedTab) -> None: ...
 
 
-class TabHost(Protocol):
+class TabHost(Protocol[Tab]):
     """The session, as a tab sees it (read-only: a tab changes none of these bindings)."""
 
     @property
@@ -44,7 +48,7 @@ class TabHost(Protocol):
     @property
     def redactor(self) -> Redactor: ...
     @property
-    def recovery(self) -> CrashHandler: ...
+    def recovery(self) -> CrashHandler[Tab]: ...
     @property
     def files_dir(self) -> Path: ...
     @property

@@ -47,7 +47,7 @@ DOC_TOKEN_JS = "() => (window.__cockpitDoc ??= Math.random().toString(36).slice(
 class Tab:
     """Wraps a Playwright page; listens to it and reports through the session's bus."""
 
-    def __init__(self, session: TabHost, page, tab_id: int) -> None:
+    def __init__(self, session: TabHost[Tab], page, tab_id: int) -> None:
         self.session = session
         self.page = page
         self._navigating = False  # a main-frame navigation request is on its way

@@ -107,8 +107,7 @@ class Deadlines:
                             "again, or `wait` for what it waited for") + ". The session goes on")
         if recovery.dead:
             result.exit_code = EXIT_UNREACHABLE
-        recovery.tell(result, source, skip=done)  # said above, not twice
-        return result
+        return recovery.tell(result, source, skip=done)  # `done` is said above, not twice
 
     def allow_for(self, inv: Invocation) -> None:
         """A command told to wait N ms (`wait --timeout 60000`, `wait 5000`) may take that

@@ -10,7 +10,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..page import changes, page_news
 from .context import Context
-from ..page.diff import NEW_PAGE_LISTED, SHOWN_IN_TEXT, Diff, diff
+from ..page.changeset import NEW_PAGE_LISTED, SHOWN_IN_TEXT, Diff
+from ..page.diff import diff
 from ..base.errors import CommandError, ModalStateError
 from ..page.hidden import settle_behind
 from ..language.parser import Invocation, excerpt, parse
@@ -283,7 +284,8 @@ async def _brought_up_to_date(tab: Tab, base: Snapshot, watch: Watch | None = No
     """`base` patched with what changed since it was taken (changes.py), made the tab's,
     and the diff from it; None when only a full snapshot will do."""
     try:
-        got = await changes.update(tab, base, watch.changes if watch else None,
+        got = await changes.update(tab, base, tab.session.redactor.learn_value,
+                                   watch.changes if watch else None,
                                    watch is not None and watch.changes_final)
     except PlaywrightError as exc:  # the page went away mid-way: a full look decides
         log.debug("incremental diff gave up: %s", exc)

@@ -13,11 +13,12 @@ from ..language.registry import Registry
 
 
 class AgentHolds:
-    def __init__(self, bus: EventBus, registry: Callable[[], Registry],
-                 lock: asyncio.Lock) -> None:
+    def __init__(self, bus: EventBus, registry: Callable[[], Registry]) -> None:
         self.bus = bus
         self.registry = registry  # the session's, as it is now (it may be replaced)
-        self.lock = lock  # the session's: one command at a time
+        # one command at a time: taken by take_turn, given back by end_turn; background
+        # work on the browser (recovery, a picture) holds it too, as `session.command_lock`
+        self.lock = asyncio.Lock()
         self._holds: dict[str, str] = {}  # holder -> reason
         self._go = asyncio.Event()
         self._go.set()
@@ -44,6 +45,10 @@ class AgentHolds:
             if not self.waits(command, source):
                 return
             self.lock.release()  # held while it queued behind others: wait again
+
+    def end_turn(self) -> None:
+        """The command that took its turn has ended: the next one may run."""
+        self.lock.release()
 
     def why_waiting(self, source: str) -> str:
         if source == "agent" and self._holds:

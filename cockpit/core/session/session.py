@@ -17,12 +17,15 @@ from ..page import changes
 from ..base import events as ev
 from ..browser.attach import Attach
 from ..page.stylesheets import StylesheetRules, reads_local_files
-from ..browser.browser import LaunchPlan, close_browser, launch, plan_attach, plan_launch
+from ..browser.browser import (
+    LaunchPlan, close_browser, launch, plan_attach, plan_launch, set_user_agent,
+)
 from ..page.buffers import Buffers
 from ..base.errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, CommandError
 from ..base.events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from ..handoff.handoff import Handoff
+from .after import AfterStep, Ran, after
 from .holds import AgentHolds
 from ..base.logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
 from ..language.command import Command
@@ -34,7 +37,7 @@ from ..secrets.secrets import Secrets
 from ..page.tab import Tab
 from ..page.targets import refs_used
 from ..secrets.trace_scrub import scrub_trace
-from .views import picture_of, status_of
+from .views import picture_of, refs_of, status_of
 from ..base.workspace import session_dir
 
 log = logging.getLogger(__name__)
@@ -84,8 +87,7 @@ class Session:
         self.default_user_agent: str | None = None
         self._ids = itertools.count(1)
         self._tab_ids = itertools.count(1)  # next_tab_id(): never reused, also across relaunches
-        self._lock = asyncio.Lock()
-        self.holds = AgentHolds(self.bus, lambda: self.registry, self._lock)
+        self.holds = AgentHolds(self.bus, lambda: self.registry)  # owns the command lock
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
         self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
@@ -102,6 +104,12 @@ class Session:
         # Diffs from what an action changed (changes.py); False: a full snapshot after
         # every action, as before (COCKPIT_FULL_DIFF=1; benchmarks compare the two).
         self.incremental_diffs = os.environ.get("COCKPIT_FULL_DIFF", "") in ("", "0")
+        # a Result once its command ran, in this order (session/after.py)
+        self.after_steps: tuple[AfterStep, ...] = (
+            lambda result, ran: self.redactor.result(result, ran.snap, ran.command),
+            lambda result, ran: self.recovery.tell(result, ran.source),
+            lambda result, ran: self.handoff.after_command(result, ran.source, ran.command),
+        )
 
     # --- lifecycle ----------------------------------------------------------------------
     async def __aenter__(self) -> Session:
@@ -189,7 +197,7 @@ class Session:
     def command_lock(self) -> asyncio.Lock:
         """Held by the command running; background work on the browser (recovery, a
         picture) takes it too, so it never runs under a command."""
-        return self._lock
+        return self.holds.lock
 
     def next_tab_id(self) -> int:
         return next(self._tab_ids)
@@ -281,14 +289,12 @@ class Session:
                                     error=f"the session has no browser any more "
                                     f"({self.recovery.dead}): start Cockpit again")
                     return result
-                result = self.redactor.result(
-                    self.handoff.refuse_stale(command, source)
-                    or await self.deadlines.run(command, source, deadline), snap, command)
-                self.recovery.tell(result, source)
-                self.handoff.after_command(result, source, command)
+                result = after(self.handoff.refuse_stale(command, source)
+                               or await self.deadlines.run(command, source, deadline),
+                               Ran(command, source, snap), self.after_steps)
                 self.commands_run += 1
             finally:
-                self._lock.release()
+                self.holds.end_turn()
             return result
         finally:  # also when cancelled: no view may keep showing it as queued or running
             result.ms = (time.perf_counter() - started) * 1000
@@ -366,19 +372,14 @@ class Session:
         return self.active
 
     async def apply_user_agent(self, tab: Tab) -> None:
-        """Chromium changes the UA per page through CDP; others get the header only."""
-        ua = self.user_agent or self.default_user_agent or ""
-        if self.engine == "chromium":
-            cdp = await self.browser_context().new_cdp_session(tab.page)
-            await cdp.send("Network.setUserAgentOverride", {"userAgent": ua})
-        else:
-            await tab.page.set_extra_http_headers({"User-Agent": ua})
+        await set_user_agent(self.browser_context(), self.engine, tab.page,
+                             self.user_agent or self.default_user_agent or "")
 
     # --- what views ask -----------------------------------------------------------------
     async def picture(self, labels: bool = False, timeout: float = 3.0,
                       target: str | None = None) -> bytes | None:
         """A PNG of the active tab (or of one element) for views: core/pictures.py."""
-        return await picture_of(self.active, self._lock, labels=labels, timeout=timeout,
+        return await picture_of(self.active, self.holds.lock, labels=labels, timeout=timeout,
                                 target=target)
 
     def status(self) -> dict[str, Any]:
@@ -386,14 +387,11 @@ class Session:
 
     def refs(self) -> list[tuple[str, str, str]]:
         """(ref, role, name) of the active tab's last snapshot, for completion and views."""
-        snap = self.active.snapshot if self.active else None
-        return [(r, n.role, n.label or n.name) for r, n in snap.refs.items()] if snap else []
+        return [(ref, role, name) for ref, role, name, _ in self.refs_info()]
 
     def refs_info(self) -> list[tuple[str, str, str, str]]:
         """(ref, role, name, value) of the active tab's last snapshot, for the refs pane."""
-        snap = self.active.snapshot if self.active else None
-        return [(r, n.role, n.label or n.name, n.value) for r, n in snap.refs.items()] if snap \
-            else []
+        return refs_of(self.active.snapshot if self.active else None)
 
     def tabs_info(self) -> list[dict[str, Any]]:
         return [t.info() for t in self.tabs]
@@ -402,7 +400,7 @@ class Session:
         """refs_info() of the page the active tab shows now: a snapshot is taken first
         when there is none or the last one is of another page."""
         tab = await self.ensure_tab()
-        async with self._lock:  # a snapshot replaces the one refs are checked against
+        async with self.holds.lock:  # a snapshot replaces the one refs are checked against
             if tab.snapshot is None or tab.snapshot.url != tab.url:
                 # bounded: a hung page must not keep the lock from the commands
                 await asyncio.wait_for(tab.take_snapshot(), self.command_timeout)

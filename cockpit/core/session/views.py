@@ -13,6 +13,7 @@ from ..page.annotate import draw_ref_labels, remove_ref_labels
 from ..page.targets import resolve
 
 if TYPE_CHECKING:
+    from ..model.snapshot import Snapshot
     from .session import Session
     from ..page.tab import Tab
 
@@ -70,3 +71,11 @@ def status_of(session: Session) -> dict[str, Any]:
         "profile": str(session.profile_dir) if session.owns_browser else None,
         "files": str(session.files_dir),
     }
+
+
+def refs_of(snap: Snapshot | None) -> list[tuple[str, str, str, str]]:
+    """(ref, role, name, value) of each ref of a snapshot: an element is named by its
+    label where it has one (its words on screen, as `snapshot -i` names it)."""
+    if snap is None:
+        return []
+    return [(ref, n.role, n.label or n.name, n.value) for ref, n in snap.refs.items()]
