@@ -10,9 +10,7 @@ import sys
 
 from ..control import wire
 from ..control.protocol import MAX_REQUEST
-from ..core import EXIT_USAGE
-from ..core import join
-from ..core import visible
+from ..core import EXIT_USAGE, join, visible
 from .exits import exit_code, failed
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path

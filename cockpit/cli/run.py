@@ -13,8 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from ..core import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
-from ..core import visible
+from ..core import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE, visible
 from .exits import failed
 from .options import add_session_options, configure_logging, live_from_args
 

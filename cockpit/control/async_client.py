@@ -13,8 +13,7 @@ import asyncio
 import logging
 from typing import Any, AsyncIterator
 
-from ..core import Event
-from ..core import Result
+from ..core import Event, Result
 from . import discovery, wire
 from .client import (CONNECT_TIMEOUT, READ_LIMIT, CommandFailed, Commands, event_of, hello,
                      result_of, run_fields, welcomed)

@@ -27,8 +27,7 @@ from __future__ import annotations
 
 import os
 
-from ..core import Result
-from ..core import join
+from ..core import Result, join
 from . import discovery, wire
 from .discovery import Unreachable
 from .line_socket import LineSocket

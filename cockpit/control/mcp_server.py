@@ -27,7 +27,7 @@ from . import mcp_tools
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send  # the SDK's web framework
 
-    from ..core import Result
+    from ..core import Command, Result
     from ..core import Session
 
 log = logging.getLogger(__name__)
@@ -77,27 +77,27 @@ class CockpitMcp:
         if tool is None:
             return _error(f"no tool {params.name!r}; the tools: {', '.join(self.tools)}")
         try:
-            line = tool.line(params.arguments)
+            command = tool.command(params.arguments, self.session.registry)
         except mcp_tools.ToolError as exc:
             return _error(str(exc))
-        result = await self.run(line, client_name(ctx), ctx.session.report_progress)
+        result = await self.run(command, client_name(ctx), ctx.session.report_progress)
         content: list[types.ContentBlock] = [
             types.TextContent(type="text", text=result.text or "done")]
         if result.ok and tool.spec is not None and tool.spec.name == "screenshot":
             content += _picture(result)
         return types.CallToolResult(content=content, is_error=not result.ok)
 
-    async def run(self, line: str, client: str,
+    async def run(self, command: Command, client: str,
                   progress: Callable[[float, float | None, str | None], Awaitable[None]]
                   ) -> Result:
         """The command's Result, telling `progress` every PROGRESS_S while it waits for
         its turn (a handoff, a pause) or runs long. Cancelled (the client gave up), the
         command is taken back if it has not started; one that started runs to its end."""
         session = self.session
-        task = asyncio.ensure_future(self._run(line, client))
+        task = asyncio.ensure_future(self._run(command, client))
         ticks = 0
         try:
-            if not self.ready.is_set() or session.waits(line, "agent"):
+            if not self.ready.is_set() or session.waits(command, "agent"):
                 await progress(ticks, None, _waiting(self._held()))
             while True:
                 done, _ = await asyncio.wait({task}, timeout=PROGRESS_S)
@@ -105,14 +105,14 @@ class CockpitMcp:
                     return task.result()
                 ticks += 1
                 held = self._held() if task not in self.started else None
-                await progress(ticks, None, _waiting(held) if held else f"running `{line}`")
+                await progress(ticks, None, _waiting(held) if held else f"running `{command.line}`")
         finally:
             if not task.done() and task not in self.started:
                 task.cancel()
 
-    async def _run(self, line: str, client: str) -> Result:
+    async def _run(self, command: Command, client: str) -> Result:
         await self.ready.wait()
-        return await self.session.run(line, source="agent", client=client)
+        return await self.session.run(command, source="agent", client=client)
 
     def _held(self) -> str | None:
         return self.session.agents_held if self.ready.is_set() else "the browser is starting"

@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import CATEGORIES, INT, REGISTRY, Arg, CommandSpec, Flag, Registry
-from ..core import join
+from ..core import CATEGORIES, INT, REGISTRY, Arg, Command, CommandSpec, Flag, Registry, join
 
 RUN = "browser_run"
 RUN_PARAM = "command"
@@ -35,6 +34,12 @@ class Tool:
 
     def line(self, arguments: dict[str, Any] | None) -> str:
         """The command line this call means; ToolError for arguments it cannot take."""
+        return self.command(arguments).line
+
+    def command(self, arguments: dict[str, Any] | None,
+                registry: Registry = REGISTRY) -> Command:
+        """The command this call means, made from its structured arguments (only
+        browser_run's line is split); ToolError for arguments it cannot take."""
         arguments = dict(arguments or {})
         props = self.input_schema["properties"]
         unknown = sorted(set(arguments) - set(props))
@@ -49,11 +54,22 @@ class Tool:
             line = arguments[RUN_PARAM]
             if not isinstance(line, str):
                 raise ToolError(f"{RUN_PARAM} must be a string, like \"snapshot -i\"")
-            return line
-        return command_line(self.spec, self.flags, arguments)
+            return Command.of(line, registry)
+        words, raw = command_words(self.spec, self.flags, arguments)
+        return Command.of_words(words, raw, registry)
 
 
 def command_line(spec: CommandSpec, flags: tuple[Flag, ...], values: dict[str, Any]) -> str:
+    """The line a person would type for this call."""
+    words, raw = command_words(spec, flags, values)
+    # each word quoted as every client quotes (a lone `$PASSWORD` is left for the session
+    # to expand); the raw rest (JS code) goes verbatim
+    return " ".join([join(words)] + ([raw] if raw else []))
+
+
+def command_words(spec: CommandSpec, flags: tuple[Flag, ...],
+                  values: dict[str, Any]) -> tuple[list[str], str]:
+    """The words of this call, and its raw last argument (JS code, verbatim) or ""."""
     words = [spec.name]
     for flag in flags:
         value = values.get(flag.key)
@@ -82,9 +98,7 @@ def command_line(spec: CommandSpec, flags: tuple[Flag, ...], values: dict[str, A
             positional.append(_checked(arg.kind, value, arg.name))
     if any(w.startswith("-") for w in positional):
         words.append("--")  # a value such as "-5" is text, not a flag
-    # each word quoted as every client quotes (a lone `$PASSWORD` is left for the session
-    # to expand); the raw rest (JS code) goes verbatim
-    return " ".join([join(words + positional)] + ([raw] if raw else []))
+    return words + positional, raw
 
 
 def _checked(kind: str, value: Any, name: str) -> str:

@@ -23,6 +23,7 @@ Standard library only, and little of it: `cockpit exec` imports this on every ag
 
 from __future__ import annotations
 
+from ..core import SENT_BY_CLIENTS
 from . import wire
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 # new client still talks to an older session (which refuses unknown fields).
 PROTOCOL = 2
 MAX_REQUEST = 1 << 20  # bytes in one request line
-SOURCES = ("agent", "human", "replay", "script")
+SOURCES = SENT_BY_CLIENTS  # core/base/sources.py
 OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent")
 FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels", "action",
           "target", "cwd"}

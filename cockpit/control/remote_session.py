@@ -16,10 +16,7 @@ from typing import Any
 from .async_client import AsyncCockpit
 from .client import Unreachable
 from ..core import events as ev
-from ..core import Event, EventBus
-from ..core import REGISTRY
-from ..core import Result
-from ..core import RefInfo
+from ..core import REGISTRY, Event, EventBus, RefInfo, Result
 
 
 class _HeldBus(EventBus):

@@ -19,9 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import events as ev
-from ..core import shown
-from ..core import caller_dir
-from ..core import Event
+from ..core import Event, caller_dir, shown
 from . import discovery
 from .discovery import AlreadyLive
 from .protocol import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, encode

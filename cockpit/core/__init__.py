@@ -35,9 +35,11 @@ if TYPE_CHECKING:
     from .base.names import check_session_name
     from .base.paths import caller_dir
     from .base.result import Result
+    from .base.sources import REPLAYED, SENT_BY_CLIENTS
     from .base.terminal import show_controls, visible
     from .base.workspace import workspace_dir
     from .browser.attach import attach_request, shown
+    from .language.command import Command
     from .language.completion import Candidate, complete
     from .language.parser import as_ref, command_of, parse, split_words
     from .language.registry import (
@@ -62,9 +64,11 @@ _HOMES = {
                     "base.errors"),
     "Event": "base.events", "EventBus": "base.events",
     "check_session_name": "base.names", "caller_dir": "base.paths",
-    "Result": "base.result", "show_controls": "base.terminal", "visible": "base.terminal",
+    "Result": "base.result", "REPLAYED": "base.sources", "SENT_BY_CLIENTS": "base.sources",
+    "show_controls": "base.terminal", "visible": "base.terminal",
     "workspace_dir": "base.workspace",
     "attach_request": "browser.attach", "shown": "browser.attach",
+    "Command": "language.command",
     "Candidate": "language.completion", "complete": "language.completion",
     **dict.fromkeys(["as_ref", "command_of", "parse", "split_words"], "language.parser"),
     **dict.fromkeys(["CATEGORIES", "INT", "REGISTRY", "URL", "Arg", "CommandSpec", "Flag",
@@ -78,7 +82,8 @@ _HOMES = {
     "RefInfo": "session.surface", "SessionSurface": "session.surface",
 }
 # these read the registry: every command is registered before they are handed out
-_READ_THE_REGISTRY = {"REGISTRY", "Session", "parse", "command_of", "complete", "Masker"}
+_READ_THE_REGISTRY = {"REGISTRY", "Session", "Command", "parse", "command_of", "complete",
+                      "Masker"}
 
 __all__ = list(_HOMES)
 

@@ -11,9 +11,7 @@ from __future__ import annotations
 import re
 import sys
 
-from ..core import Session
-from ..core import join
-from ..core import Tab
+from ..core import Session, Tab, join
 from .server import DemoSite
 
 

@@ -9,11 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core import CommandError
-from ..core import command_of, parse
-from ..core import REGISTRY, Registry
-from ..core import USE
-from ..core import as_ref
+from ..core import REGISTRY, USE, CommandError, Registry, as_ref, command_of, parse
 from .replay import REPLAYED_SOURCES, at_origin, recorded_origin
 
 HEADER = '''"""{title}

@@ -13,11 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Collection
 from urllib.parse import urlsplit
 
-from ..core import diff_line
-from ..core import command_of, split_words
-from ..core import URL, CommandSpec
-from ..core import USE
-from ..core import as_ref
+from ..core import REPLAYED, URL, USE, CommandSpec, as_ref, command_of, diff_line, split_words
 from .location import Place, differs, place_of, recorded_place, same_url
 from .mask import MASK
 from .reader import Recording
@@ -27,7 +23,7 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from ..core import SessionSurface
 
-REPLAYED_SOURCES = {"human", "agent", "script", "replay"}
+REPLAYED_SOURCES = REPLAYED  # core/base/sources.py
 # A page that is still becoming the recorded one (a popup closing itself, a redirect)
 # gets this long before a step is refused for running elsewhere.
 PLACE_GRACE_S = 3.0

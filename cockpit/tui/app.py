@@ -16,8 +16,7 @@ from textual.message_pump import MessagePump
 from textual.widgets import Footer
 
 from ..core import events as ev
-from ..core import Event
-from ..core import SessionSurface
+from ..core import Event, SessionSurface
 from .agent_pane import AgentPane
 from .event_batcher import EngineBatch, EventBatcher
 from .config import apply_config

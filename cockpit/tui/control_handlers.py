@@ -13,8 +13,7 @@ from textual.app import App
 
 from ..core import events as ev
 from ..core import describe as describe_agent
-from ..core import join
-from ..core import SessionSurface
+from ..core import SessionSurface, join
 from .agent_pane import AgentPane
 from .config import key_label
 from .messages import AgentChanged, ControlChanged, SessionNotice

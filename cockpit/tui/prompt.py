@@ -13,8 +13,7 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from ..core import Candidate, complete
-from ..core import Registry
+from ..core import Candidate, Registry, complete
 from .config import key_label
 from .history import History
 from .safe import clean

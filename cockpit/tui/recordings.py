@@ -15,10 +15,9 @@ from textual.coordinate import Coordinate
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
-from ..core import diff_line
+from ..core import SessionSurface, diff_line
 from ..record.reader import Recording, UnreadableRecording, read
 from ..record.recorder import recordings_dir
-from ..core import SessionSurface
 from ..record.replay import Replayer, StepReport, missing_secrets
 from .safe import clean
 

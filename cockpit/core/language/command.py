@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..base.errors import UsageError
 from .parser import Invocation, as_ref, parse_words, split_words
 from .registry import REGISTRY, CommandSpec, Registry
+from .shell_words import join
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,21 @@ class Command:
             return cls(line, tuple(words), spec, parse_words(line, words, registry), None)
         except UsageError as exc:
             return cls(line, tuple(words), spec, None, exc)
+
+    @classmethod
+    def of_words(cls, words: list[str], raw: str = "",
+                 registry: Registry = REGISTRY) -> Command:
+        """A command given as its words, not a line (an MCP tool's structured arguments):
+        nothing to split. `raw`: its raw last argument (JS code), verbatim. Its `line`
+        (what the log shows) quotes each word as a person would type it."""
+        line = join(words) + (f" {raw}" if raw else "")
+        given = [*words, raw] if raw else list(words)
+        spec = registry.get(words[0]) if words else None
+        try:
+            invocation = parse_words(line, given, registry, raw=raw or None)
+        except UsageError as exc:
+            return cls(line, tuple(given), spec, None, exc)
+        return cls(line, tuple(given), spec, invocation, None)
 
     @property
     def name(self) -> str | None:

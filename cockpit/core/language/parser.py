@@ -134,8 +134,10 @@ def parse(line: str, registry: Registry = REGISTRY) -> Invocation:
     return parse_words(line, split_words(line), registry)
 
 
-def parse_words(line: str, words: list[str], registry: Registry = REGISTRY) -> Invocation:
-    """`parse` of a line already split into `words` (Command.of splits it once)."""
+def parse_words(line: str, words: list[str], registry: Registry = REGISTRY, *,
+                raw: str | None = None) -> Invocation:
+    """`parse` of a line already split into `words` (Command.of splits it once). `raw`:
+    the command's raw last argument (JS code) when it is known apart from the line."""
     if not words:
         raise UsageError("empty command: type a command, or `help` to list them")
     spec = registry.get(words[0])
@@ -173,7 +175,7 @@ def parse_words(line: str, words: list[str], registry: Registry = REGISTRY) -> I
             positionals.append(word)
         i += 1
     if rest_is_raw and i < len(words):
-        positionals.append(_raw_rest(line, i))
+        positionals.append(raw if raw is not None else _raw_rest(line, i))
     _bind(spec, positionals, values)
     return Invocation(spec, line.strip(), values)
 
