@@ -21,6 +21,7 @@ from typing import Any
 from ..core import events as ev
 from ..core.attach import shown
 from ..core.paths import caller_dir
+from ..core.policy import waiting_text
 from ..core.events import Event
 from . import discovery
 from .discovery import AlreadyLive
@@ -286,6 +287,8 @@ class _Connection:
             source = request.get("source", "agent")
             if self.session.waits(request["command"], source):  # say why before it waits
                 await self.send({"id": request.get("id"), "waiting": self.session.agents_held})
+            elif why := confirm_wait(self.session, request["command"], source):
+                await self.send({"id": request.get("id"), "waiting": why})
             cwd = request.get("cwd")
             token = caller_dir.set(Path(cwd) if cwd else None)
             try:  # the command's relative paths are the caller's (core/paths.py)
@@ -361,6 +364,16 @@ class _Connection:
             await self.writer.wait_closed()
         except (ConnectionError, OSError):
             pass
+
+
+def confirm_wait(session, line: str, source: str) -> str | None:
+    """Why the command will wait for a person (--confirm), or None (core/policy)."""
+    approvals = getattr(getattr(session, "policy", None), "approvals", None)
+    if approvals is None or not approvals.patterns:
+        return None
+    snap = session.active.snapshot if session.active else None
+    found = approvals.match(line, source, session.registry, snap)
+    return waiting_text(found[0].text) if found else None
 
 
 def _is_stream(task: asyncio.Task) -> bool:

@@ -213,6 +213,7 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> lis
         plan = dataclasses.replace(session.plan, headless=headless)
         context = await launch(session._playwright, plan)
         try:
+            await session.policy.domains.install(context)  # before its pages load again
             lost = await _restore(session, context, state)
         except BaseException:
             if session._context is not context:  # never half a browser: close it

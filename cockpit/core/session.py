@@ -27,6 +27,7 @@ from .handoff import Handoff
 from .holds import AgentHolds
 from .logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
 from .parser import command_of
+from .policy import Policy
 from .recovery import Recovery, kill_browser
 from .registry import REGISTRY, Registry
 from .result import Result
@@ -87,6 +88,8 @@ class Session:
         self._tab_ids = itertools.count(1)
         self._lock = asyncio.Lock()
         self.holds = AgentHolds(self.bus, lambda: self.registry, self._lock)
+        # --allow-domain and --confirm (core/policy): set before the session starts
+        self.policy = Policy(self.bus)
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
         self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
@@ -120,7 +123,10 @@ class Session:
         try:
             self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
                 playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)
+            if self.plan.owns_browser and self.engine == "chromium":  # kept for relaunches
+                self.plan.args += self.policy.domains.chromium_args()
             context = self._context = await launch(playwright, self.plan)
+            await self.policy.domains.install(context)  # before any page loads
             # after the launch: registering reaches the contexts that exist (an attached
             # browser's own), and later ones (a relaunch) get it when they are made
             await changes.register_ref_engine(playwright)
@@ -236,6 +242,17 @@ class Session:
                               targets={}, **who)
                 result = await self.deadlines.run(line, source, deadline, queued=False)
                 return result
+            confirmed = None
+            if self.policy.approvals.patterns:  # an agent's command may wait for a person
+                asked = time.perf_counter()
+                refused, confirmed = await self.policy.approvals.gate(
+                    line, shown, source, self.registry,
+                    self.active.snapshot if self.active else None, timeout)
+                if refused is not None:
+                    result = refused
+                    return result
+                if timeout is not None:  # the wait for a person was part of the wait
+                    timeout = max(0.001, timeout - (time.perf_counter() - asked))
             try:
                 async with asyncio.timeout(timeout):
                     await self.deadlines.take_turn(source, line, spec)
@@ -260,9 +277,13 @@ class Session:
                                     error=f"the session has no browser any more "
                                     f"({self.recovery.dead}): start Cockpit again")
                     return result
+                mark = self.policy.mark(self)
                 result = self.redactor.result(
                     self.handoff.refuse_stale(line, source)
                     or await self.deadlines.run(line, source, deadline), snap)
+                result = await self.policy.after(self, result, mark)  # refused domains
+                if confirmed is not None:  # the step says a person approved it
+                    result.data["confirm"] = confirmed
                 self.recovery.tell(result, source)
                 self.handoff.after_command(result, source)
                 self.commands_run += 1

@@ -1,0 +1,114 @@
+"""The policy a person sets for the agent: where the browser may go (`--allow-domain`,
+domains.py) and which agent commands wait for a person (`--confirm`, confirm.py).
+
+`session.policy` holds both. The session asks it twice per command: `gate` before the
+command takes its turn (an agent's matching command waits there, holding nothing), and
+`after` once it ran (a request refused meanwhile becomes the result's news).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..errors import EXIT_FAILED
+from ..logs import tolerated
+from .confirm import Approvals, ConfirmPattern, Waiting, waiting_text
+from .domains import DomainPolicy, Refusal, refusal_text
+
+if TYPE_CHECKING:
+    from ..events import EventBus
+    from ..registry import Registry
+    from ..result import Result
+    from ..session import Session
+    from ..tab import Tab
+
+__all__ = ["Approvals", "ConfirmPattern", "DomainPolicy", "Policy", "Refusal", "Waiting",
+           "waiting_text"]
+
+log = logging.getLogger(__name__)
+
+Mark = tuple[int, frozenset[int]]  # the last refusal's number and the tabs, as a step began
+
+
+class Policy:
+    """One per session: set from the session options before it starts."""
+
+    def __init__(self, bus: EventBus) -> None:
+        self.domains = DomainPolicy()
+        self.approvals = Approvals(bus)
+        self.told = 0  # the last refusal a result has said
+
+    def configure(self, allow_domains: list[str], confirm: list[str],
+                  registry: Registry) -> None:
+        """`--allow-domain` and `--confirm` values; ValueError names a bad one."""
+        self.domains.allow(allow_domains)
+        self.approvals.require(confirm, registry)
+
+    def describe(self) -> dict[str, Any]:
+        """For `status`: what is allowed, what waits, what waits now."""
+        return {"allowed_domains": list(self.domains.patterns),
+                "confirm": [p.text for p in self.approvals.patterns],
+                "waiting": [w.to_json() for w in self.approvals.waiting]}
+
+    @staticmethod
+    def _popup(session: Session, refusal: Refusal, mark: Mark) -> Tab | None:
+        """The tab a refused page was to open in, when this command opened it."""
+        for tab in session.tabs:
+            if tab.id in mark[1]:
+                continue
+            if tab.page is refusal.page or (refusal.page is None and (
+                    tab.page.url in (refusal.url, "about:blank")
+                    or tab.page.url.startswith("chrome-error:"))):
+                return tab
+        return None
+
+    def mark(self, session: Session) -> Mark:
+        return self.domains.last, frozenset(t.id for t in session.tabs)
+
+    async def after(self, session: Session, result: Result, mark: Mark) -> Result:
+        """The result with what the policy refused while the command ran: a page of a
+        tab (the tab's own, a redirect's, a popup's) fails it; a frame's or a resource's
+        is said in its output. A popup that was refused is closed."""
+        if not self.domains.active:
+            return result
+        # refused between commands (a page's timer, a `js` that navigated as it returned,
+        # the person's window): said with this result, as notes
+        earlier = [r for r in self.domains.since(self.told) if r.n <= mark[0]]
+        refusals = self.domains.since(mark[0])
+        self.told = self.domains.last
+        if not refusals and not earlier:
+            return result
+        pages = [r for r in refusals if r.navigation and r.main_frame]
+        rest = [r for r in refusals if r not in pages]
+        said: list[str] = []
+        for refusal in pages:
+            text = refusal_text(refusal.host)
+            popup = self._popup(session, refusal, mark)
+            if popup is not None:  # a popup this command opened: nothing to show in it
+                text += f" (a popup: its tab {popup.index} was closed)"
+                with tolerated("closing a refused popup", log):
+                    await popup.page.close()
+            elif refusal.redirect:
+                text += " (a redirect)"
+            if text not in said:
+                said.append(text)
+        notes = [f"{refusal_text(host)} (before this command)"
+                 for host in dict.fromkeys(r.host for r in earlier)]
+        for host in dict.fromkeys(r.host for r in rest):
+            kinds = sorted({("frame" if r.navigation else r.kind) for r in rest
+                            if r.host == host})
+            count = sum(r.host == host for r in rest)
+            notes.append(f"{refusal_text(host)} ({count} request{'s' * (count > 1)}: "
+                         f"{', '.join(kinds)})")
+        result.data["refused_domains"] = [
+            {"host": r.host, "url": r.url, "kind": r.kind, "page": r in pages}
+            for r in refusals]
+        if notes:
+            result.output = "\n".join([result.output, *notes]) if result.output else \
+                "\n".join(notes)
+        if said:
+            result.ok = False
+            result.exit_code = EXIT_FAILED
+            result.error = "; ".join(said) + f" (allowed: {', '.join(self.domains.patterns)})"
+        return result
