@@ -1,0 +1,90 @@
+"""--allow-domain on a browser Cockpit launched: a server redirect to another domain is
+refused too (its host never resolves), and the policy survives a relaunch of the
+browser (a kill, recovered) and a handoff's relaunch (core/policy/domains.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import threading
+import time
+
+import pytest
+
+from cockpit.core import Session
+from cockpit.core.recovery import kill_browser
+from cockpit.core.relaunch import capture, relaunch
+
+SEEN: list[str] = []  # "host path" of every request the server got
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        SEEN.append(f"{self.headers.get('Host', '').split(':')[0]} {self.path}")
+        port = self.server.server_address[1]
+        if self.path.startswith("/away"):  # a redirect to the other name of this server
+            self.send_response(302)
+            self.send_header("Location", f"http://localhost:{port}/evil")
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        self.wfile.write(b"<title>home</title><p>home</p>")
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+async def session():
+    s = Session(f"policy-{time.monotonic_ns()}")
+    s.policy.configure(["127.0.0.1"], [], s.registry)
+    await s.start()
+    yield s
+    await s.close()
+
+
+async def refused(s: Session, line: str, why: str = "") -> str:
+    result = await s.run(line)
+    assert not result.ok, result.output
+    assert result.error.startswith(f"refused: localhost is not an allowed domain{why}"), \
+        result.error
+    return result.error
+
+
+async def test_a_redirect_elsewhere_is_refused_and_the_policy_survives_relaunches(
+        session, server):
+    s = session
+    assert (await s.run(f"goto {server}/")).ok
+    SEEN.clear()
+    await refused(s, f"goto {server}/away", " (a redirect)")
+    assert SEEN == ["127.0.0.1 /away"]  # the redirect's target was never asked
+    await refused(s, f"goto {server.replace('127.0.0.1', 'localhost')}/")
+
+    # the browser killed: the next command relaunches it, with the same policy
+    kill_browser(s.profile_dir)
+    for _ in range(200):
+        if s.recovery.pending:
+            break
+        await asyncio.sleep(0.05)
+    assert (await s.run(f"goto {server}/")).ok
+    SEEN.clear()
+    await refused(s, f"goto {server}/away", " (a redirect)")
+    await refused(s, f"goto {server.replace('127.0.0.1', 'localhost')}/")
+    assert "localhost /evil" not in SEEN and "localhost /" not in SEEN
+
+    # a handoff's relaunch (headless again here): the same
+    await relaunch(s, True, await capture(s))
+    await refused(s, f"goto {server}/away", " (a redirect)")
+    await refused(s, f"goto {server.replace('127.0.0.1', 'localhost')}/")
+    assert not any(seen.startswith("localhost") for seen in SEEN)
