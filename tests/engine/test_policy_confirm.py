@@ -134,3 +134,51 @@ async def test_no_answer_within_the_timeout_is_exit_code_4(confirming, live):
     assert code == 4 and "waiting for a person to approve it" in err, err
     assert not s.policy.approvals.waiting
     assert await page_says(s) == "nothing deleted"
+
+
+async def test_the_recording_shows_the_answers_and_the_steps_they_answered(confirming,
+                                                                          tmp_path):
+    from cockpit.record.reader import read
+    from cockpit.record.recorder import Recorder
+    from cockpit.record.replay import Replayer
+    s = confirming
+    delete = ref_of(s, "button", "Delete all")
+    recorder = Recorder(s, tmp_path / "confirm.jsonl").start()
+    try:
+        click = asyncio.ensure_future(s.run(f"click {delete}", source="agent"))
+        await waiting_for(s)
+        assert (await s.run("deny not yet", source="human")).ok
+        assert not (await click).ok
+        click = asyncio.ensure_future(s.run(f"click {delete}", source="agent"))
+        await waiting_for(s)
+        assert (await s.run("approve", source="human")).ok
+        assert (await click).ok
+    finally:
+        recorder.close()
+    rec = read(tmp_path / "confirm.jsonl")
+    assert not rec.problems
+    # the agent's steps say how a person answered them; the person's, what they answered
+    agent = [(st["command"], st["ok"], st["error"], st.get("confirm"))
+             for st in rec.steps if st["source"] == "agent"]
+    assert agent == [
+        (f"click {delete}", False, "denied by a person: not yet",
+         {"answer": "denied", "by": "human", "pattern": "click:*Delete*",
+          "reason": "not yet"}),
+        (f"click {delete}", True, None,
+         {"answer": "approved", "by": "human", "pattern": "click:*Delete*"})]
+    person = [(st["command"], st["ok"], st["confirm"]["answer"], st["confirm"]["command"])
+              for st in rec.steps if st["source"] == "human"]
+    assert person == [("deny not yet", True, "denied", f"click {delete}"),
+                      ("approve", True, "approved", f"click {delete}")]
+    answered = [e["data"]["answer"] for e in rec.events if e["kind"] == ev.CONFIRM_ANSWERED]
+    assert answered == ["denied", "approved"]
+    assert sum(e["kind"] == ev.CONFIRM_WAITING for e in rec.events) == 2
+    # replay: the answers need a person and the denied click never ran: both skipped
+    assert (await s.run("goto about:blank")).ok
+    replayer = Replayer(s, rec)
+    for st in rec.steps:
+        if st["source"] == "human" or not st["ok"]:
+            report = await replayer.step(st)
+            assert report.status == "skipped", report.reasons
+            needs = f"`{st['command'].split()[0]}` needs a person; replay goes on without"
+            assert (st["source"] == "human") == (needs in report.reasons), report.reasons
