@@ -134,7 +134,8 @@ class Approvals:
                      if t.get(k)]
             for pattern in self.patterns:
                 if pattern.matches(one_spec.name, one, names):
-                    return pattern, next(iter(targets.values()), None)
+                    first = next(iter(targets.items()), None)  # the ref, to picture it
+                    return pattern, {"ref": first[0], **first[1]} if first else None
         return None
 
     async def gate(self, line: str, shown: str, source: str, registry: Registry,

@@ -1,0 +1,53 @@
+"""The TUI and --confirm: an agent's command waiting for a person shows as a notice with
+the command and the element's name; y approves, n denies (only while nothing is typed:
+otherwise the letters are the prompt's)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from conftest import page, ref_of
+from test_tui import app_for, until
+
+from cockpit.tui.confirm import ConfirmNotice
+from cockpit.tui.prompt import Prompt
+
+BUTTONS = ("<p id=out>nothing deleted</p>"
+           "<button onclick=\"out.textContent = 'all deleted'\">Delete all</button>")
+
+
+async def test_y_approves_and_n_denies_the_agents_waiting_command(s, base):
+    s.policy.approvals.require(["click:*Delete*"], s.registry)
+    try:
+        assert (await s.run(f"goto {base}{page('tui-confirm', BUTTONS)}")).ok
+        assert (await s.run("snapshot -i")).ok
+        delete = ref_of(s, "button", "Delete all")
+        app = app_for(s)
+        async with app.run_test(size=(180, 50)) as pilot:
+            notice = app.query_one(ConfirmNotice)
+            prompt = app.query_one(Prompt)
+            assert not notice.display
+            click = asyncio.ensure_future(s.run(f"click {delete}", source="agent"))
+            await until(pilot, lambda: notice.display)
+            assert f'agent wants `click {delete}` on button "Delete all"' in notice.text
+            assert "y approves" in notice.text and "n denies" in notice.text
+            prompt.focus()
+            await pilot.press("a", "n")  # typing: the letters are the prompt's
+            assert prompt.value == "an" and not click.done()
+            prompt.value = ""
+            await pilot.press("n")
+            result = await asyncio.wait_for(click, 15)
+            assert not result.ok and result.error == "denied by a person"
+            await until(pilot, lambda: not notice.display)
+            assert prompt.value == ""
+
+            click = asyncio.ensure_future(s.run(f"click {delete}", source="agent"))
+            await until(pilot, lambda: notice.display)
+            await pilot.press("y")
+            result = await asyncio.wait_for(click, 15)
+            assert result.ok, result.error
+            assert result.data["confirm"]["answer"] == "approved"
+            await until(pilot, lambda: not notice.display)
+        assert (await s.run("text '#out'")).output == "all deleted"
+    finally:
+        s.policy.approvals.require([], s.registry)
