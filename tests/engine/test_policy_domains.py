@@ -75,6 +75,7 @@ async def test_a_popup_to_another_domain_is_refused_and_closed(allowed, base):
     for how in ("click 'main button'", "click 'a[target]'"):
         result = await s.run(how)
         assert not result.ok, result.output
+        # the browser keeps no window whose first page was refused (else it is closed)
         assert f"refused: {HOST} is not an allowed domain (a popup" in result.error
         assert len(s.tabs) == 1 and s.active.url == f"{base}{start}"
 

@@ -89,6 +89,8 @@ class Policy:
                 text += f" (a popup: its tab {popup.index} was closed)"
                 with tolerated("closing a refused popup", log):
                     await popup.page.close()
+            elif refusal.page is None:  # a new window's first page: it never opened
+                text += " (a popup)"
             elif refusal.redirect:
                 text += " (a redirect)"
             if text not in said:

@@ -154,7 +154,12 @@ class DomainPolicy:
             return
         self._note(request, redirect=False)
         with tolerated("refusing a request", log):
-            await route.abort("blockedbyclient")
+            if request.is_navigation_request():
+                # "No Content": the browser stays on the page it shows (an abort would
+                # put its error page there a moment later, and in the history)
+                await route.fulfill(status=204)
+            else:
+                await route.abort("blockedbyclient")
 
     def _failed(self, request: Request) -> None:
         """A request the resolver rules stopped: a redirect's hop, mostly."""
