@@ -238,7 +238,8 @@ def stop_signals() -> Iterator[asyncio.Event]:
 
 # what a person can do about it, after the line the event's declaration says
 NEXT_STEP = {ev.NEEDS_HUMAN: ": `cockpit attach` then F10, or `cockpit exec handoff`",
-             ev.HANDOFF: "; `cockpit exec resume` ends it"}
+             ev.HANDOFF: "; `cockpit exec resume` ends it",
+             ev.CONFIRM_WAITING: " (`cockpit exec --human approve`, or `deny REASON`)"}
 
 
 def tell(event: ev.Event) -> None:

@@ -124,7 +124,7 @@ NEEDS_CLEARED = declare(_K("needs.cleared", CONTROL, "NeedsCleared", recorded=Tr
 CONFIRM_WAITING = declare(_K("confirm.waiting", CONTROL, "ConfirmWaiting", kept=True,
                              recorded=True, urgent=True,
                              says="waiting for a person: {source} wants `{command}` "
-                                  "(--confirm {pattern}): `approve` or `deny [REASON]`"))
+                                  "(--confirm {pattern})"))
 # ... answered (approved, denied), or no longer waiting (timed out, withdrawn)
 CONFIRM_ANSWERED = declare(_K("confirm.answered", CONTROL, "ConfirmAnswered", kept=True,
                               recorded=True, says="`{command}`: {answer}"))

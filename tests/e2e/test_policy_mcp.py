@@ -31,11 +31,13 @@ async def test_an_mcp_call_waits_for_a_person_and_a_denial_is_a_tool_error(base)
         snap = text(await client.call_tool("browser_snapshot", {"interactive": True}))
         delete = ref(snap, "button", "Delete all")
         async with AsyncCockpit(session, source="human", client="test") as human:
-            for answer in ("deny not now", "approve"):
-                said: list[str] = []
+            said: list[str] = []
 
-                async def progress(done: float, total: float | None, message: str | None):
-                    said.append(message or "")
+            async def progress(done: float, total: float | None, message: str | None):
+                said.append(message or "")
+
+            for answer in ("deny not now", "approve"):
+                said.clear()
 
                 call = asyncio.ensure_future(client.call_tool(
                     "browser_click", {"target": delete}, progress_callback=progress))

@@ -182,3 +182,21 @@ async def test_the_recording_shows_the_answers_and_the_steps_they_answered(confi
             assert report.status == "skipped", report.reasons
             needs = f"`{st['command'].split()[0]}` needs a person; replay goes on without"
             assert (st["source"] == "human") == (needs in report.reasons), report.reasons
+
+
+async def test_status_says_the_policy_and_what_waits(confirming):
+    s = confirming
+    s.policy.domains.allow(["127.0.0.1"])  # said only: no route is installed here
+    try:
+        click = asyncio.ensure_future(
+            s.run(f"click {ref_of(s, 'button', 'Delete all')}", source="agent"))
+        await waiting_for(s)
+        status = await s.run("status", source="agent")  # nothing holds status back
+        assert "allowed domains: 127.0.0.1 (and their subdomains)" in status.output
+        assert "a person confirms agents' click:*Delete*, goto:*checkout*" in status.output
+        assert "waiting for a person: `click @e" in status.output
+        assert status.data["policy"]["waiting"][0]["target"]["name"] == "Delete all"
+        assert (await s.run("deny", source="human")).ok
+        assert not (await click).ok
+    finally:
+        s.policy.domains.allow([])
