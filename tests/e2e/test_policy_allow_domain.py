@@ -30,7 +30,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "text/html")
         self.end_headers()
-        self.wfile.write(b"<title>home</title><p>home</p>")
+        # a link elsewhere: the route (not `goto`'s own check) must refuse it
+        self.wfile.write(f"<title>home</title><a href='http://localhost:{port}/evil'>away"
+                         "</a>".encode())
 
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -81,10 +83,25 @@ async def test_a_redirect_elsewhere_is_refused_and_the_policy_survives_relaunche
     SEEN.clear()
     await refused(s, f"goto {server}/away", " (a redirect)")
     await refused(s, f"goto {server.replace('127.0.0.1', 'localhost')}/")
-    assert "localhost /evil" not in SEEN and "localhost /" not in SEEN
+    assert (await s.run(f"goto {server}/")).ok
+    await refused(s, "click a")
+    assert not any(seen.startswith("localhost") for seen in SEEN), SEEN
 
     # a handoff's relaunch (headless again here): the same
     await relaunch(s, True, await capture(s))
+    await refused(s, "click a")
     await refused(s, f"goto {server}/away", " (a redirect)")
     await refused(s, f"goto {server.replace('127.0.0.1', 'localhost')}/")
     assert not any(seen.startswith("localhost") for seen in SEEN)
+
+
+@pytest.mark.parametrize("option, said", [
+    (["--confirm", "clik:*Delete*"], "--confirm 'clik:*Delete*': there is no command 'clik'"),
+    (["--allow-domain", "ex ample.com"], "--allow-domain 'ex ample.com' is not a domain")])
+def test_a_bad_policy_option_is_a_usage_error_before_a_browser_starts(option, said, tmp_path):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "cockpit", "run", "--no-record", *option],
+                          input="", capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr

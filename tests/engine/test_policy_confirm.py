@@ -200,3 +200,40 @@ async def test_status_says_the_policy_and_what_waits(confirming):
         assert not (await click).ok
     finally:
         s.policy.domains.allow([])
+
+
+async def test_a_caller_that_leaves_withdraws_its_waiting_command(confirming, live):
+    s = confirming
+    answers: list[str] = []
+    unsubscribe = s.bus.subscribe(lambda e: answers.append(e.data["answer"])
+                                  if e.kind == ev.CONFIRM_ANSWERED else None)
+    try:
+        async with AsyncCockpit(socket_path=str(live.socket)) as agent:
+            click = asyncio.ensure_future(
+                agent.run(f"click {ref_of(s, 'button', 'Delete all')}"))
+            await waiting_for(s)
+            click.cancel()
+        for _ in range(200):
+            if not s.policy.approvals.waiting:
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        unsubscribe()
+    assert not s.policy.approvals.waiting and answers == ["withdrawn"]
+    result = await s.run("approve", source="human")  # nothing left to answer
+    assert not result.ok and "no command waits for a person" in result.error
+    assert await page_says(s) == "nothing deleted"
+
+
+async def test_a_chain_waits_when_one_of_its_lines_matches(confirming):
+    s = confirming
+    found = s.policy.approvals.match('chain "title" "click \'main button\'"', "agent",
+                                     s.registry, s.active.snapshot)
+    assert found is None  # a selector: its line has no Delete in it
+    delete = ref_of(s, "button", "Delete all")
+    found = s.policy.approvals.match(f"chain title ; click {delete}", "agent", s.registry,
+                                     s.active.snapshot)
+    assert found is not None and found[0].text == "click:*Delete*"
+    assert found[1]["name"] == "Delete all"
+    assert s.policy.approvals.match(f"click {delete}", "human", s.registry,
+                                    s.active.snapshot) is None

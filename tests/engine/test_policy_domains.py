@@ -43,6 +43,9 @@ async def test_goto_another_domain_is_refused_and_the_allowed_one_opens(allowed,
     assert result.error.startswith(f"refused: {HOST} is not an allowed domain"), result.error
     assert "127.0.0.1" in result.error  # what is allowed
     assert s.active.url.startswith(base)  # still where it was
+    result = await s.run("goto file:///etc/hostname")  # no domain: refused too
+    assert not result.ok and result.error.startswith(
+        "refused: file:///etc/hostname is a local file, not an allowed domain")
 
 
 async def test_a_link_click_and_js_location_are_refused(allowed, base):

@@ -121,6 +121,18 @@ class DomainPolicy:
         host = host_of(url)
         return not self.active or not host or allowed(host, self.patterns)
 
+    def refuse_goto(self, url: str) -> str | None:
+        """Why `goto URL` may not go, said before the browser is asked: another domain,
+        or a local file (file:// has no domain to allow, and reads the machine)."""
+        if not self.active:
+            return None
+        if url.lower().startswith("file:"):
+            return (f"refused: {url} is a local file, not an allowed domain (allowed: "
+                    f"{', '.join(self.patterns)})")
+        if not self.allows(url):
+            return f"{refusal_text(host_of(url))} (allowed: {', '.join(self.patterns)})"
+        return None
+
     def chromium_args(self) -> list[str]:
         """The launch flag that makes every other host name unresolvable (redirects
         included); an address (127.0.0.1) is never resolved, so the route guards those."""
