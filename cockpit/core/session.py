@@ -242,17 +242,12 @@ class Session:
                               targets={}, **who)
                 result = await self.deadlines.run(line, source, deadline, queued=False)
                 return result
-            confirmed = None
-            if self.policy.approvals.patterns:  # an agent's command may wait for a person
-                asked = time.perf_counter()
-                refused, confirmed = await self.policy.approvals.gate(
-                    line, shown, source, self.registry,
-                    self.active.snapshot if self.active else None, timeout)
-                if refused is not None:
-                    result = refused
-                    return result
-                if timeout is not None:  # the wait for a person was part of the wait
-                    timeout = max(0.001, timeout - (time.perf_counter() - asked))
+            # an agent's command under --confirm waits for a person here, holding nothing
+            refused, confirmed, timeout = await self.policy.gate(self, line, shown, source,
+                                                                 timeout)
+            if refused is not None:
+                result = refused
+                return result
             try:
                 async with asyncio.timeout(timeout):
                     await self.deadlines.take_turn(source, line, spec)

@@ -9,6 +9,7 @@ command takes its turn (an agent's matching command waits there, holding nothing
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EXIT_FAILED
@@ -50,6 +51,21 @@ class Policy:
         return {"allowed_domains": list(self.domains.patterns),
                 "confirm": [p.text for p in self.approvals.patterns],
                 "waiting": [w.to_json() for w in self.approvals.waiting]}
+
+    async def gate(self, session: Session, line: str, shown: str, source: str,
+                   timeout: float | None
+                   ) -> tuple[Result | None, dict[str, Any] | None, float | None]:
+        """Before a command takes its turn: (a Result when it must not run, how a person
+        answered it, what is left of `timeout` for its turn)."""
+        if not self.approvals.patterns:
+            return None, None, timeout
+        asked = time.perf_counter()
+        refused, answer = await self.approvals.gate(
+            line, shown, source, session.registry,
+            session.active.snapshot if session.active else None, timeout)
+        if timeout is not None and answer is not None:  # the person's time counts
+            timeout = max(0.001, timeout - (time.perf_counter() - asked))
+        return refused, answer, timeout
 
     @staticmethod
     def _popup(session: Session, refusal: Refusal, mark: Mark) -> Tab | None:
