@@ -51,3 +51,31 @@ async def test_y_approves_and_n_denies_the_agents_waiting_command(s, base):
         assert (await s.run("text '#out'")).output == "all deleted"
     finally:
         s.policy.approvals.require([], s.registry)
+
+
+async def test_the_element_a_waiting_command_acts_on_is_pictured(s, base, monkeypatch):
+    from cockpit.tui.app import CockpitApp
+    from cockpit.tui.picture import PicturePane
+    s.policy.approvals.require(["click:*Delete*"], s.registry)
+    asked: list[str | None] = []
+    real = s.picture
+
+    async def picture(labels: bool = False, timeout: float = 3.0, target=None):
+        asked.append(target)
+        return await real(labels=labels, timeout=timeout, target=target)
+
+    monkeypatch.setattr(s, "picture", picture)
+    try:
+        assert (await s.run(f"goto {base}{page('tui-confirm-pic', BUTTONS)}")).ok
+        assert (await s.run("snapshot -i")).ok
+        delete = ref_of(s, "button", "Delete all")
+        app = CockpitApp(s, pictures=True)
+        async with app.run_test(size=(180, 50)) as pilot:
+            pane = app.query_one(PicturePane)
+            click = asyncio.ensure_future(s.run(f"click {delete}", source="agent"))
+            await until(pilot, lambda: delete in asked)  # the element, not the page
+            await until(pilot, lambda: pane.updates > 0)
+            await pilot.press("n")
+            assert not (await asyncio.wait_for(click, 15)).ok
+    finally:
+        s.policy.approvals.require([], s.registry)
