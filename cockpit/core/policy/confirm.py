@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import events as ev
-from ..errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT
-from ..parser import command_of
+from ..commands.meta import split_chain
+from ..errors import EXIT_FAILED, EXIT_WAIT_TIMEOUT, UsageError
+from ..parser import command_of, split_words
 from ..result import Result
 from ..targets import refs_used
 
@@ -118,9 +119,6 @@ class Approvals:
             return None
         lines = [line]
         if spec.name == "chain":
-            from ..commands.meta import split_chain
-            from ..errors import UsageError
-            from ..parser import split_words
             try:
                 lines = split_chain(split_words(line)[1:])
             except UsageError:  # malformed quotes: the command refuses it when it runs
