@@ -18,11 +18,11 @@ BUTTONS = ("<p id=out>nothing deleted</p>"
            "<button onclick=\"out.textContent = 'all deleted'\">Delete all</button>")
 
 
-async def test_an_mcp_call_waits_for_a_person_and_a_denial_is_a_tool_error(base):
-    session = name()
+async def test_an_mcp_call_waits_for_a_person_and_a_denial_is_a_tool_error(base, tmp_path):
+    session, record = name(), tmp_path / "mcp.jsonl"
     url = base + page("mcp-confirm", BUTTONS)
     async with stdio(session, "--confirm", "click:*Delete*", "--allow-domain", "127.0.0.1",
-                     "--no-record") as client:
+                     "--record", str(record)) as client:
         assert not (await client.call_tool("browser_navigate", {"url": url})).is_error
         refused = await client.call_tool("browser_navigate", {
             "url": url.replace("127.0.0.1", "localhost")})
@@ -58,3 +58,13 @@ async def test_an_mcp_call_waits_for_a_person_and_a_denial_is_a_tool_error(base)
                     assert "denied by a person: not now" in text(result)
                     assert (await human.run("text '#out'")).output == "nothing deleted"
             assert (await human.run("text '#out'")).output == "all deleted"
+    # the recording shows both answers, from the person, and the agent's steps they answered
+    from cockpit.record.reader import read
+    steps = read(record).steps
+    answered = [(st["source"], st["command"], st.get("confirm", {}).get("answer"))
+                for st in steps if st.get("confirm")]
+    # the answer and the step it answered finish together: in either order
+    assert sorted(answered) == sorted([("agent", f"click {delete}", "denied"),
+                                       ("human", "deny not now", "denied"),
+                                       ("agent", f"click {delete}", "approved"),
+                                       ("human", "approve", "approved")])
