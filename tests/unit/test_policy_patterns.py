@@ -38,6 +38,8 @@ def test_subdomains_are_allowed_and_lookalikes_are_not():
     assert rules.startswith("--host-resolver-rules=MAP * ~NOTFOUND, ")
     assert "EXCLUDE example.com, EXCLUDE *.example.com" in rules
     assert DomainPolicy().chromium_args() == []  # nothing refused without the flag
+    # a proxy's own host must still resolve, or nothing would load at all
+    assert policy.chromium_args(reach=("proxy.corp",))[0].endswith(", EXCLUDE proxy.corp")
 
 
 def confirm(text: str) -> ConfirmPattern:

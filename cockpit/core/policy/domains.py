@@ -133,12 +133,14 @@ class DomainPolicy:
             return f"{refusal_text(host_of(url))} (allowed: {', '.join(self.patterns)})"
         return None
 
-    def chromium_args(self) -> list[str]:
+    def chromium_args(self, reach: tuple[str, ...] = ()) -> list[str]:
         """The launch flag that makes every other host name unresolvable (redirects
-        included); an address (127.0.0.1) is never resolved, so the route guards those."""
+        included); an address (127.0.0.1) is never resolved, so the route guards those.
+        `reach`: hosts the browser itself must still resolve (a proxy's), not pages'."""
         if not self.active:
             return []
         keep = [f"EXCLUDE {p}, EXCLUDE *.{p}" for p in self.patterns if not p.startswith("[")]
+        keep += [f"EXCLUDE {host}" for host in reach]
         return ["--host-resolver-rules=" + ", ".join(["MAP * ~NOTFOUND", *keep])]
 
     async def install(self, context: BrowserContext) -> None:
