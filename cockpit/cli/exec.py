@@ -6,10 +6,11 @@ few options are parsed by hand. See control/client.py for how the client does wi
 
 from __future__ import annotations
 
+import os  # loaded by Python itself already: no cost
 import sys
 
 from ..control import wire
-from ..control.protocol import MAX_REQUEST
+from ..control.protocol import ENV_AGENT, MAX_REQUEST
 from ..core import EXIT_USAGE, join, visible
 from .exits import exit_code, failed
 
@@ -21,7 +22,7 @@ FACE = "cockpit exec"
 
 ENVELOPE = 200  # bytes a request adds around its command line (id, op, source, timeout)
 
-USAGE = """usage: cockpit exec [--session NAME] [--json] [--timeout S] COMMAND [ARG...]
+USAGE = """usage: cockpit exec [--session NAME] [--json] [--timeout S] [--human] COMMAND [ARG...]
 
 Run one command in a live session (started by `cockpit`, `run`, `serve`, `demo`, `replay`)
 and print its result. The session is $COCKPIT_SOCKET when set (an agent started with
@@ -32,6 +33,8 @@ and print its result. The session is $COCKPIT_SOCKET when set (an agent started 
   --timeout S     give up after S seconds waiting for the command's turn (exit code 4);
                   also bounds reaching the session (default 10 s; exit code 3)
   --socket PATH   a session's socket, as in $COCKPIT_SOCKET
+  --human         sent by a person, not an agent: `approve` and `deny` (--confirm) need
+                  it; refused inside an agent started by Cockpit ($COCKPIT_AGENT)
 
 Exit codes: 0 ok; 1 the command failed on the page; 2 usage error; 3 no such live
 session; 4 timed out waiting. Examples:
@@ -48,19 +51,20 @@ class _Usage(Exception):
 def parse(argv: list[str]) -> dict[str, Any]:
     """Options come before COMMAND; everything from COMMAND on is the command's own
     (`cockpit exec snapshot -i`: -i is snapshot's)."""
-    opts: dict[str, Any] = {"session": None, "json": False, "timeout": None, "socket": None}
+    opts: dict[str, Any] = {"session": None, "json": False, "timeout": None, "socket": None,
+                            "human": False}
     i = 0
     while i < len(argv) and argv[i].startswith("-"):
         arg, _, value = argv[i].partition("=")
         if arg in ("-h", "--help"):
             raise SystemExit(print(USAGE) or 0)
-        if arg == "--json":
-            opts["json"] = True
+        if arg in ("--json", "--human"):
+            opts[arg[2:]] = True
             i += 1
             continue
         if arg not in ("--session", "--timeout", "--socket"):
             raise _Usage(f"unknown option {argv[i]!r} (options: --session, --json, "
-                         f"--timeout, --socket; they come before the command)")
+                         f"--timeout, --socket, --human; they come before the command)")
         if not value:
             if i + 1 >= len(argv):
                 raise _Usage(f"{arg} needs a value")
@@ -78,6 +82,10 @@ def parse(argv: list[str]) -> dict[str, Any]:
         else:
             opts[arg[2:]] = value
         i += 1
+    if opts["human"] and os.environ.get(ENV_AGENT):
+        raise _Usage("--human is refused here: this runs inside an agent Cockpit started "
+                     f"(${ENV_AGENT} is set); a person answers from their own terminal or "
+                     "the cockpit")
     words = argv[i:]
     if not words:
         raise _Usage("no command given: try `cockpit exec snapshot -i`, or `cockpit exec "
@@ -106,6 +114,7 @@ def main(argv: list[str]) -> int:
     from ..control.client import CONNECT_TIMEOUT, Cockpit, Unreachable
     try:
         with Cockpit(opts["session"], socket_path=opts["socket"], client="exec",
+                     source="human" if opts["human"] else "agent",
                      on_waiting=lambda why: _say_waiting(why, opts["timeout"]),
                      connect_timeout=opts["timeout"] or CONNECT_TIMEOUT) as cockpit:
             result = cockpit.run(opts["line"], timeout=opts["timeout"])

@@ -65,6 +65,8 @@ class SessionOptions:
     trace: Path | None = None  # a Playwright trace zip
     auto_handoff: bool = False
     auto_resume: bool = False
+    allow_domains: list[str] = field(default_factory=list)  # --allow-domain (core/policy)
+    confirm: list[str] = field(default_factory=list)  # --confirm patterns
 
     def session(self) -> Session:
         """A new, not yet started Session; ValueError names a bad name, secret or
@@ -79,6 +81,7 @@ class SessionOptions:
         session.handoff.auto_resume = self.auto_resume
         for spec in self.secrets:
             session.secrets.add(spec)
+        session.policy.configure(self.allow_domains, self.confirm, session.registry)
         if self.trace:
             session.trace_path = Path(self.trace).resolve()
         if not self.no_record:
@@ -235,7 +238,8 @@ def stop_signals() -> Iterator[asyncio.Event]:
 
 # what a person can do about it, after the line the event's declaration says
 NEXT_STEP = {ev.NEEDS_HUMAN: ": `cockpit attach` then F10, or `cockpit exec handoff`",
-             ev.HANDOFF: "; `cockpit exec resume` ends it"}
+             ev.HANDOFF: "; `cockpit exec resume` ends it",
+             ev.CONFIRM_WAITING: " (`cockpit exec --human approve`, or `deny REASON`)"}
 
 
 def tell(event: ev.Event) -> None:

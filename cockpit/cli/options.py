@@ -51,6 +51,14 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--auto-resume", action="store_true",
                         help="after such a handoff, resume by itself once the challenge "
                              "is gone")
+    parser.add_argument("--allow-domain", action="append", default=[], metavar="DOMAIN",
+                        help="the browser may reach DOMAIN and its subdomains only "
+                             "(repeatable): navigation and requests elsewhere are refused, "
+                             "and the result says so")
+    parser.add_argument("--confirm", action="append", default=[], metavar="PATTERN",
+                        help="an agent's command that matches waits for a person to approve "
+                             "or deny it (repeatable): a command and a glob over its line or "
+                             "its target's name, like click:*Delete* or goto:*checkout*")
     add_log_option(parser)
 
 
@@ -61,7 +69,8 @@ def add_log_option(parser: argparse.ArgumentParser) -> None:
 
 # The destinations of the session options, for faces that refuse them in some mode.
 SESSION_DESTS = ("session", "headed", "browser", "browser_path", "cdp", "ws_endpoint",
-                 "secret", "record", "no_record", "trace", "auto_handoff", "auto_resume")
+                 "secret", "record", "no_record", "trace", "auto_handoff", "auto_resume",
+                 "allow_domain", "confirm")
 
 
 def refuse_unless_default(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -80,7 +89,8 @@ def session_options(args: argparse.Namespace) -> SessionOptions:
         secrets=list(args.secret),
         record=Path(args.record) if args.record else None, no_record=args.no_record,
         trace=Path(args.trace) if args.trace else None, auto_handoff=args.auto_handoff,
-        auto_resume=args.auto_resume)
+        auto_resume=args.auto_resume, allow_domains=list(args.allow_domain),
+        confirm=list(args.confirm))
 
 
 def live_from_args(args: argparse.Namespace, agent: str | None = None) -> LiveSession:

@@ -20,6 +20,7 @@ from ..core import events as ev
 from ..core import describe  # noqa: F401  (its home was here: kept importable)
 from ..core import Event
 from .discovery import ENV_SESSION, ENV_SOCKET
+from .protocol import ENV_AGENT
 
 STOP_GRACE_S = 3.0  # between SIGTERM and SIGKILL
 DRAIN_S = 1.0  # for its last output once it has ended
@@ -61,6 +62,7 @@ class AgentProcess:
     # --- lifecycle ----------------------------------------------------------------------
     def environment(self) -> dict[str, str]:
         env = {**os.environ, ENV_SESSION: self.session.name, ENV_SOCKET: str(self.socket),
+               ENV_AGENT: "1",
                "PYTHONUNBUFFERED": "1"}  # a Python agent's prints arrive as they happen
         bin_dir = cockpit_bin_dir()
         if bin_dir is not None:

@@ -104,7 +104,9 @@ class CockpitMcp:
                 if done:
                     return task.result()
                 ticks += 1
-                held = self._held() if task not in self.started else None
+                # held back, or waiting for a person to approve it (--confirm)
+                held = (self._held() or session.policy.approvals.why(command.line)) \
+                    if task not in self.started else None
                 await progress(ticks, None, _waiting(held) if held else f"running `{command.line}`")
         finally:
             if not task.done() and task not in self.started:

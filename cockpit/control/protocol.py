@@ -39,6 +39,9 @@ OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent")
 FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels", "action",
           "target", "cwd"}
 AGENT_ACTIONS = ("pause", "resume", "stop", "start", "restart")  # core.agent.ACTIONS
+# set in the environment of an agent Cockpit starts (--agent): its `cockpit exec` is an
+# agent's, and `--human` (a person's answer to --confirm) is refused there
+ENV_AGENT = "COCKPIT_AGENT"
 
 
 class ProtocolError(Exception):

@@ -285,6 +285,8 @@ class _Connection:
             command = self.session.command(request["command"])  # parsed once, here
             if self.session.waits(command, source):  # say why before it waits
                 await self.send({"id": request.get("id"), "waiting": self.session.agents_held})
+            elif why := self.session.policy.would_wait(self.session, command, source):
+                await self.send({"id": request.get("id"), "waiting": why})
             cwd = request.get("cwd")
             token = caller_dir.set(Path(cwd) if cwd else None)
             try:  # the command's relative paths are the caller's (core/paths.py)

@@ -92,10 +92,9 @@ def __getattr__(name: str):
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module  # here: importlib (and warnings) cost exec ~0.5 ms
-
+    # __import__, not importlib.import_module: importing importlib (and warnings) would
+    # cost `cockpit exec`, which comes through here, more than the rest of its imports
     if name in _READ_THE_REGISTRY:
-        import_module(".commands", __name__)  # registers every command
-    if home.startswith("="):
-        return import_module(f".{home[1:]}", __name__)
-    return getattr(import_module(f".{home}", __name__), name)
+        __import__(f"{__name__}.commands")  # registers every command
+    module = __import__(f"{__name__}.{home.lstrip('=')}", fromlist=["_"])
+    return module if home.startswith("=") else getattr(module, name)

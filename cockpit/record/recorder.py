@@ -238,6 +238,8 @@ class Recorder:
             record["needs"] = details["needs"]
         if isinstance(details.get("handoff"), dict):
             record["handoff"] = _small(details["handoff"])
+        if isinstance(details.get("confirm"), dict):  # --confirm: a person's answer
+            record["confirm"] = _small(details["confirm"])
         return record
 
     def _safe_step(self, event, targets: dict[str, dict[str, Any]],

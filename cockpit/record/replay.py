@@ -117,12 +117,14 @@ class Replayer:
         if step.get("source") not in REPLAYED_SOURCES:
             why = f"sent by {step.get('source')}, not replayed"
         elif spec is not None and spec.needs_person:  # replay hands the browser to nobody
-            why = "a handoff needs a person; replay goes on without"
+            why = f"`{spec.name}` needs a person; replay goes on without"
         elif MASK in step["command"]:
             why = "its values were masked when recorded (give them with --secret NAME and "\
                   "write $NAME in the recording to replay it)"
         elif step.get("exit_code") == 4 or "refs are void" in (step.get("error") or ""):
             why = "it did not run when recorded"
+        elif (step.get("confirm") or {}).get("answer") == "denied":  # --confirm
+            why = "a person denied it when recorded: it did not run"
         elif lacking := sorted(secrets_used(step["command"]) & self.without):
             why = (f"it types {', '.join('$' + n for n in lacking)}, which this session was "
                    f"not given (--secret NAME, or type it when the walkthrough asks)")

@@ -20,6 +20,7 @@ from ..core import Event, SessionSurface
 from .agent_pane import AgentPane
 from .event_batcher import EngineBatch, EventBatcher
 from .config import apply_config
+from .confirm import ConfirmNotice
 from .control_handlers import ControlHandlers
 from .command_log import CommandLog, describe_entry
 from .diff_pane import DiffPane
@@ -75,6 +76,10 @@ class CockpitApp(ControlHandlers):
         Binding("alt+right", "diff_step(1)", "Newer diff", id="diff.newer", group=DIFF_KEYS),
         Binding("f12", "recordings", "Recordings", id="recordings", show=False),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        # only while an agent's command waits for a person and the prompt is empty:
+        # otherwise the keys are the prompt's (check_action)
+        Binding("y", "confirm_answer(True)", "Approve", id="confirm.approve", priority=True),
+        Binding("n", "confirm_answer(False)", "Deny", id="confirm.deny", priority=True),
     ]
 
     def __init__(self, session: SessionSurface, *, url: str | None = None, pictures: bool = True,
@@ -96,6 +101,7 @@ class CockpitApp(ControlHandlers):
         self.human_has_control = False
         self.panes = PaneLayout()  # which panes show, for the terminal's size
         self._agent_state = {}
+        self._confirm_waiting = []
         self._recording_failed = None
         loaded = load_themes()
         self.theme_errors = [str(problem) for problem in loaded.errors]
@@ -128,6 +134,7 @@ class CockpitApp(ControlHandlers):
             yield DiffPane(id="diff")
             yield AgentPane(id="agent")
         yield NeedsNotice(id="needs")
+        yield ConfirmNotice(id="confirm")
         yield StatusBar(id="status")
         yield Prompt(self.session.registry, self.history, self.session.refs, id="prompt")
         yield Hint(id="hint")
@@ -284,6 +291,9 @@ class CockpitApp(ControlHandlers):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "next_pane":
             return self.panes.mode not in ("", "wide")
+        if action == "confirm_answer":  # y/n answer only when nothing is being typed
+            return bool(self._confirm_waiting) and not self.query_one(Prompt).value \
+                and self.screen is self.screen_stack[0]
         return True
 
     def action_next_pane(self) -> None:

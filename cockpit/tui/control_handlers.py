@@ -16,6 +16,8 @@ from ..core import describe as describe_agent
 from ..core import SessionSurface, join
 from .agent_pane import AgentPane
 from .config import key_label
+from .confirm import ConfirmNotice
+from .picture import PicturePane
 from .messages import AgentChanged, ControlChanged, SessionNotice
 from .status_bar import NeedsNotice, StatusBar
 
@@ -30,6 +32,7 @@ class ControlHandlers(App[None]):
     _agents_held = False  # the session holds the agents' commands (a `hold`, a need)
     _picture_due: bool
     _recording_failed: str | None  # why the recording failed, once it has
+    _confirm_waiting: list[dict[str, Any]]  # agents' commands waiting for a person
 
     def submit(self, line: str, source: str = "human", typed: bool = False) -> None:
         """Queue a command line (CockpitApp's)."""
@@ -111,7 +114,47 @@ class ControlHandlers(App[None]):
         elif message.kind == ev.NEEDS_CLEARED:
             status.set(need="")
             self.query_one(NeedsNotice).hide_need()
+        elif message.kind in (ev.CONFIRM_WAITING, ev.CONFIRM_ANSWERED):
+            self._confirm_changed(message.kind, data)
         self._show_agent()
+
+    # --- --confirm: an agent's command waits for a person (core/policy) -----------------
+    def _confirm_changed(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == ev.CONFIRM_WAITING:
+            self._confirm_waiting.append(data)
+            self.bell()
+        else:
+            self._confirm_waiting = [w for w in self._confirm_waiting
+                                     if w.get("id") != data.get("id")]
+        self.query_one(ConfirmNotice).show_waiting(self._confirm_waiting)
+        self.refresh_bindings()  # y/n show in the footer while a command waits
+        if self._confirm_waiting:
+            self.picture_of_waiting()
+        else:
+            self._picture_due = True  # the page again, not the element
+
+    @work(group="picture", exclusive=True, exit_on_error=False)
+    async def picture_of_waiting(self) -> None:
+        """The element the oldest waiting command acts on, in the picture pane."""
+        target = (self._confirm_waiting[0].get("target") or {}) if self._confirm_waiting \
+            else {}
+        pane = self.query_one(PicturePane)
+        if target.get("ref") and pane.enabled:
+            png = await self.session.picture(target="@" + str(target["ref"]))
+            if png is not None:
+                pane.show_png(png)
+
+    def answer_key(self, character: str) -> bool:
+        """y or n typed at an empty prompt while a command waits for a person: its
+        answer (the prompt asks before it takes the letter). True when it was one."""
+        if not self._confirm_waiting or character not in ("y", "n"):
+            return False
+        self.action_confirm_answer(character == "y")
+        return True
+
+    def action_confirm_answer(self, approve: bool) -> None:
+        """y / n: answer the oldest command waiting, as if `approve` or `deny` was typed."""
+        self.submit("approve" if approve else "deny")
 
     def sync_control(self) -> None:
         """Who has control, as the session says (a cockpit attached during a handoff saw

@@ -130,6 +130,12 @@ class Prompt(Input):
         printable keys. Textual runs a widget's bindings only once the key has bubbled up
         to the app, behind the keys typed after it: `js 6*7` Enter `abc` typed fast
         submitted `js 6*7abc`, and `ab` Backspace `c` gave `ab`."""
+        answer = getattr(self.app, "answer_key", None)
+        if event.is_printable and not self.value and answer is not None and \
+                answer(event.character or ""):  # y/n while an agent's command waits
+            event.stop()
+            event.prevent_default()
+            return
         if not event.is_printable:
             active = next((self.app.active_bindings[key] for key in event.aliases
                            if key in self.app.active_bindings), None)

@@ -120,6 +120,14 @@ RESUMED = declare(_K("resumed", CONTROL, "Resumed", recorded=True,
 NEEDS_HUMAN = declare(_K("needs.human", CONTROL, "NeedsHuman", recorded=True, urgent=True,
                          says="needs a human: {need} ({detail}) at {url}"))
 NEEDS_CLEARED = declare(_K("needs.cleared", CONTROL, "NeedsCleared", recorded=True))
+# an agent's command waits for a person to approve or deny it (--confirm; core/policy)
+CONFIRM_WAITING = declare(_K("confirm.waiting", CONTROL, "ConfirmWaiting", kept=True,
+                             recorded=True, urgent=True,
+                             says="waiting for a person: {source} wants `{command}` "
+                                  "(--confirm {pattern})"))
+# ... answered (approved, denied), or no longer waiting (timed out, withdrawn)
+CONFIRM_ANSWERED = declare(_K("confirm.answered", CONTROL, "ConfirmAnswered", kept=True,
+                              recorded=True, says="`{command}`: {answer}"))
 del _K
 
 if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin clients ~2 ms
@@ -267,6 +275,23 @@ if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin client
     class NeedsCleared(TypedDict):
         need: str
         url: str
+
+    class ConfirmWaiting(TypedDict):
+        id: int
+        command: str
+        source: str
+        pattern: str  # the --confirm value it matched
+        target: dict[str, Any] | None  # role and name of the element it acts on
+        since: float
+        waiting: int  # commands waiting now, this one included
+
+    class ConfirmAnswered(TypedDict):
+        id: int
+        command: str
+        answer: str  # approved, denied, timed out, withdrawn
+        reason: str
+        by: str  # the source that answered (human), "" when nobody did
+        waiting: int  # commands still waiting
 
 
 class Event:

@@ -213,6 +213,7 @@ async def relaunch(session: BrowserHost, headless: bool, state: BrowserState) ->
         plan = dataclasses.replace(session.plan, headless=headless)
         context = await launch(session.playwright, plan)
         try:
+            await session.prepare_context(context)  # routes, policy: before pages load
             lost = await _restore(session, context, state)
         except BaseException:
             if session.context is not context:  # never half a browser: close it

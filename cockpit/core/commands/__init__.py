@@ -6,6 +6,7 @@ from . import (  # noqa: F401  (imported for their registrations)
     interact,
     meta,
     navigate,
+    policy,
     read,
     state,
     tabs,

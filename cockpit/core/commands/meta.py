@@ -72,6 +72,15 @@ async def status(ctx, a) -> Outcome:
     if control["needs"]:
         lines.append(f"needs a human: {control['needs']['kind']} "
                      f"({control['needs']['detail']})")
+    policy = s.get("policy") or {}
+    if policy.get("allowed_domains"):
+        lines.append(f"allowed domains: {', '.join(policy['allowed_domains'])} (and their "
+                     "subdomains)")
+    if policy.get("confirm"):
+        lines.append(f"a person confirms agents' {', '.join(policy['confirm'])}")
+    for waiting in policy.get("waiting") or ():
+        lines.append(f"waiting for a person: `{waiting['command']}` from "
+                     f"{waiting['source']} (`approve` or `deny REASON`)")
     if active.get("dialog"):
         d = active["dialog"]
         lines.append(f"a {d['type']} dialog is open: \"{d['message']}\"")

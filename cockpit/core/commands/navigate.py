@@ -70,6 +70,9 @@ async def wait_loaded(page, url: str) -> None:
          tool="browser_navigate")
 async def goto(ctx, a) -> Outcome:
     url = normalize_url(a.url, ctx.page.url)
+    refused = ctx.session.policy.domains.refuse_goto(url)  # --allow-domain (core/policy)
+    if refused:
+        raise CommandError(refused)
     await recycle_if_due(ctx.session, ctx.needs_tab())  # a long-lived page: a fresh one
     try:
         try:

@@ -32,6 +32,7 @@ from ..language.command import Command
 from ..browser.recovery import Recovery, kill_browser
 from ..language.registry import REGISTRY, Registry
 from ..base.result import Result
+from ..policy import Policy
 from ..secrets.redact import Redactor
 from ..secrets.secrets import Secrets
 from ..page.tab import Tab
@@ -88,6 +89,8 @@ class Session:
         self._ids = itertools.count(1)
         self._tab_ids = itertools.count(1)  # next_tab_id(): never reused, also across relaunches
         self.holds = AgentHolds(self.bus, lambda: self.registry)  # owns the command lock
+        # --allow-domain and --confirm (core/policy): set before the session starts
+        self.policy = Policy(self.bus)
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
         self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
@@ -127,7 +130,10 @@ class Session:
         try:
             self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
                 playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)
+            if self.plan.owns_browser and self.engine == "chromium":  # kept for relaunches
+                self.plan.args += self.policy.domains.chromium_args()
             context = self._context = await launch(playwright, self.plan)
+            await self.prepare_context(context)  # before any page loads
             # after the launch: registering reaches the contexts that exist (an attached
             # browser's own), and later ones (a relaunch) get it when they are made
             await changes.register_ref_engine(playwright)
@@ -143,6 +149,11 @@ class Session:
             await context.new_page()
         self.active = self.tabs[0]
         return self
+
+    async def prepare_context(self, context: BrowserContext) -> None:
+        """What every context the session makes (at start, at a relaunch) gets before
+        its first page loads: the --allow-domain routes (core/policy)."""
+        await self.policy.domains.install(context)
 
     def watch_context(self, context: BrowserContext) -> None:
         """Follow a (re)launched browser: its new pages, its death, and the same action
@@ -265,6 +276,12 @@ class Session:
                               targets={}, **who)
                 result = await self.deadlines.run(command, source, deadline, queued=False)
                 return result
+            # an agent's command under --confirm waits for a person here, holding nothing
+            refused, confirmed, timeout = await self.policy.gate(self, command, shown, source,
+                                                                 timeout)
+            if refused is not None:
+                result = refused
+                return result
             try:
                 async with asyncio.timeout(timeout):
                     await self.deadlines.take_turn(source, command)
@@ -289,9 +306,13 @@ class Session:
                                     error=f"the session has no browser any more "
                                     f"({self.recovery.dead}): start Cockpit again")
                     return result
+                self.policy.begin(self)
                 result = after(self.handoff.refuse_stale(command, source)
                                or await self.deadlines.run(command, source, deadline),
                                Ran(command, source, snap), self.after_steps)
+                result = await self.policy.after(self, result)  # refused domains
+                if confirmed is not None:  # the step says a person approved it
+                    result = result.but(data={**result.data, "confirm": confirmed})
                 self.commands_run += 1
             finally:
                 self.holds.end_turn()

@@ -65,6 +65,7 @@ def status_of(session: Session) -> dict[str, Any]:
         "commands_run": session.commands_run,
         "agents_held": session.agents_held,
         "handoff": session.handoff.status(),
+        "policy": session.policy.describe(),  # --allow-domain, --confirm (core/policy)
         "recording": str(session.recording_path) if session.recording_path else None,
         "uptime_s": round(time.time() - session.started_at, 1),
         # an attached browser (--cdp, --ws-endpoint) has a profile of its own, not ours

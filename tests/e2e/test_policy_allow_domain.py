@@ -1,0 +1,107 @@
+"""--allow-domain on a browser Cockpit launched: a server redirect to another domain is
+refused too (its host never resolves), and the policy survives a relaunch of the
+browser (a kill, recovered) and a handoff's relaunch (core/policy/domains.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import threading
+import time
+
+import pytest
+
+from cockpit.core import Session
+from cockpit.core.browser.recovery import kill_browser
+from cockpit.core.browser.relaunch import capture, relaunch
+
+SEEN: list[str] = []  # "host path" of every request the server got
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        SEEN.append(f"{self.headers.get('Host', '').split(':')[0]} {self.path}")
+        port = self.server.server_address[1]
+        if self.path.startswith("/away"):  # a redirect to the other name of this server
+            self.send_response(302)
+            self.send_header("Location", f"http://localhost:{port}/evil")
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        # a link elsewhere: the route (not `goto`'s own check) must refuse it
+        self.wfile.write(f"<title>home</title><a href='http://localhost:{port}/evil'>away"
+                         "</a>".encode())
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+async def session():
+    s = Session(f"policy-{time.monotonic_ns()}")
+    s.policy.configure(["127.0.0.1"], [], s.registry)
+    await s.start()
+    yield s
+    await s.close()
+
+
+async def refused(s: Session, line: str, why: str = "") -> str:
+    result = await s.run(line)
+    assert not result.ok, result.output
+    assert result.error.startswith(f"refused: localhost is not an allowed domain{why}"), \
+        result.error
+    return result.error
+
+
+async def test_a_redirect_elsewhere_is_refused_and_the_policy_survives_relaunches(
+        session, server):
+    s = session
+    assert (await s.run(f"goto {server}/")).ok
+    SEEN.clear()
+    await refused(s, f"goto {server}/away", " (a redirect)")
+    assert SEEN == ["127.0.0.1 /away"]  # the redirect's target was never asked
+    await refused(s, f"goto {server.replace('127.0.0.1', 'localhost')}/")
+
+    # the browser killed: the next command relaunches it, with the same policy
+    kill_browser(s.profile_dir)
+    for _ in range(200):
+        if s.recovery.pending:
+            break
+        await asyncio.sleep(0.05)
+    assert (await s.run(f"goto {server}/")).ok
+    SEEN.clear()
+    await refused(s, f"goto {server}/away", " (a redirect)")
+    await refused(s, f"goto {server.replace('127.0.0.1', 'localhost')}/")
+    assert (await s.run(f"goto {server}/")).ok
+    await refused(s, "click a")
+    assert not any(seen.startswith("localhost") for seen in SEEN), SEEN
+
+    # a handoff's relaunch (headless again here): the same
+    await relaunch(s, True, await capture(s))
+    await refused(s, "click a")
+    await refused(s, f"goto {server}/away", " (a redirect)")
+    await refused(s, f"goto {server.replace('127.0.0.1', 'localhost')}/")
+    assert not any(seen.startswith("localhost") for seen in SEEN)
+
+
+@pytest.mark.parametrize("option, said", [
+    (["--confirm", "clik:*Delete*"], "--confirm 'clik:*Delete*': there is no command 'clik'"),
+    (["--allow-domain", "ex ample.com"], "--allow-domain 'ex ample.com' is not a domain")])
+def test_a_bad_policy_option_is_a_usage_error_before_a_browser_starts(option, said, tmp_path):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "cockpit", "run", "--no-record", *option],
+                          input="", capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
