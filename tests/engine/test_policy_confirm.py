@@ -230,8 +230,8 @@ async def test_a_chain_waits_when_one_of_its_lines_matches(confirming):
     found = s.policy.approvals.match(chain, "agent", s.registry, s.active.snapshot)
     assert found is None  # a selector: its line has no Delete in it
     delete = ref_of(s, "button", "Delete all")
-    found = s.policy.approvals.match(s.command(f"chain title ; click {delete}"), "agent", s.registry,
-                                     s.active.snapshot)
+    chain = s.command(f"chain title ; click {delete}")
+    found = s.policy.approvals.match(chain, "agent", s.registry, s.active.snapshot)
     assert found is not None and found[0].text == "click:*Delete*"
     assert found[1]["name"] == "Delete all"
     assert s.policy.approvals.match(s.command(f"click {delete}"), "human", s.registry,
