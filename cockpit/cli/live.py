@@ -65,6 +65,8 @@ class SessionOptions:
     trace: Path | None = None  # a Playwright trace zip
     auto_handoff: bool = False
     auto_resume: bool = False
+    remote_headers: list[str] = field(default_factory=list)  # "Name: value", --cdp / --ws
+    notify: str | None = None  # a command run whenever the session newly needs a human
 
     def session(self) -> Session:
         """A new, not yet started Session; ValueError names a bad name, secret or
@@ -72,7 +74,8 @@ class SessionOptions:
         from ..core.attach import attach_request
         from ..core.session import Session
         attach = attach_request(self.cdp, self.ws_endpoint, engine=self.browser,
-                                headed=self.headed, browser_path=self.browser_path)
+                                headed=self.headed, browser_path=self.browser_path,
+                                headers=self.remote_headers)
         session = Session(self.name, headed=self.headed, engine=self.browser,
                           browser_path=self.browser_path, attach=attach)
         session.handoff.auto_handoff = self.auto_handoff
@@ -107,6 +110,10 @@ class LiveSession:
         self.recorder: Recorder | None = None
         self.recording_failed: str | None = None  # why, once the recording has failed
         self.session.bus.subscribe(self._note_recording_failed)
+        from ..control.notify import SessionNotifier
+        self.notifier = SessionNotifier(self.session.name, options.notify)
+        if self.notifier.active:  # notify-send (a desktop), --notify CMD: once per need
+            self.session.bus.subscribe(self.notifier.on_event)
         self._server_open = self._session_open = self._closed = False
 
     # --- lifecycle ----------------------------------------------------------------------

@@ -51,6 +51,15 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--auto-resume", action="store_true",
                         help="after such a handoff, resume by itself once the challenge "
                              "is gone")
+    parser.add_argument("--remote-header", action="append", default=[],
+                        metavar='"NAME: VALUE"',
+                        help="a header sent when attaching with --cdp or --ws-endpoint (a "
+                             "hosted browser's API key, say); repeatable; its value is masked "
+                             "like a secret")
+    parser.add_argument("--notify", metavar="CMD",
+                        help="run CMD (through the shell) whenever the session newly needs a "
+                             "human, with COCKPIT_SESSION, COCKPIT_REASON and COCKPIT_URL in "
+                             "its environment")
     add_log_option(parser)
 
 
@@ -61,7 +70,8 @@ def add_log_option(parser: argparse.ArgumentParser) -> None:
 
 # The destinations of the session options, for faces that refuse them in some mode.
 SESSION_DESTS = ("session", "headed", "browser", "browser_path", "cdp", "ws_endpoint",
-                 "secret", "record", "no_record", "trace", "auto_handoff", "auto_resume")
+                 "secret", "record", "no_record", "trace", "auto_handoff", "auto_resume",
+                 "remote_header", "notify")
 
 
 def refuse_unless_default(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -80,7 +90,8 @@ def session_options(args: argparse.Namespace) -> SessionOptions:
         secrets=list(args.secret),
         record=Path(args.record) if args.record else None, no_record=args.no_record,
         trace=Path(args.trace) if args.trace else None, auto_handoff=args.auto_handoff,
-        auto_resume=args.auto_resume)
+        auto_resume=args.auto_resume, remote_headers=list(args.remote_header),
+        notify=args.notify)
 
 
 def live_from_args(args: argparse.Namespace, agent: str | None = None) -> LiveSession:

@@ -17,6 +17,7 @@ from textual.widgets import Footer
 
 from ..core import events as ev
 from ..core.events import Event
+from ..control.notify import NeedLedger
 from ..core.surface import SessionSurface
 from .agent_pane import AgentPane
 from .event_batcher import EngineBatch, EventBatcher
@@ -98,6 +99,7 @@ class CockpitApp(ControlHandlers):
         self.panes = PaneLayout()  # which panes show, for the terminal's size
         self._agent_state = {}
         self._recording_failed = None
+        self._needs_told = NeedLedger()
         loaded = load_themes()
         self.theme_errors = [str(problem) for problem in loaded.errors]
         for t in loaded.themes.values():

@@ -1,0 +1,210 @@
+"""`cockpit watch`: every live session of this user in one table, those that need a person
+first; Enter attaches to one (the app ends with its socket; cli/watch.py runs the full
+cockpit on it and comes back here).
+
+The rows come from a Monitor (control/monitor.py), which follows each session's events;
+this view only draws them, and asks the terminal for a call (bell, OSC 9 / 777) when
+the monitor says a session newly needs a person."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.coordinate import Coordinate
+from textual.message import Message
+from textual.widgets import DataTable, Footer, Static
+
+from ..control.monitor import Monitor, SessionRow, age, home
+from ..control.notify import Call, terminal_call
+from .safe import clean
+
+WIDE = 120  # columns from which the workspace, URL and recording get columns of their own
+
+
+class SessionsChanged(Message):
+    """The monitor saw a change; `calls`: sessions that newly need a person."""
+
+    def __init__(self, calls: list[Call]) -> None:
+        super().__init__()
+        self.calls = calls
+
+
+def ring(app: App[Any], calls: list[Call]) -> None:
+    """The terminal's call for each new need: the bell, OSC 9 and OSC 777 (through the
+    app's own output: it owns the terminal)."""
+    driver = getattr(app, "_driver", None)  # what App.bell() writes through
+    if driver is None or app.is_headless:
+        return
+    for call in calls:
+        driver.write(terminal_call(call))
+
+
+def last_command(row: SessionRow, now: float) -> tuple[str, str, str]:
+    """(the line, its age, its result) of the session's last command."""
+    last = row.last
+    if last is None:
+        return "-", "", ""
+    if last.finished is None:
+        return clean(last.line), age(now - last.started), "running"
+    result = "ok" if last.ok else f"failed: {last.error or '?'}"
+    return clean(last.line), age(now - last.finished), clean(result)
+
+
+def control_text(row: SessionRow) -> str:
+    if row.control == "human":
+        return f"human ({row.control_reason})" if row.control_reason else "human"
+    if row.control == "held":
+        return f"held ({row.control_reason})" if row.control_reason else "held"
+    return "agent"
+
+
+class WatchApp(App[str | None]):
+    """The table of sessions. Ends with the socket of the session to attach to (Enter),
+    or None (q, Ctrl+Q)."""
+
+    TITLE = "Cockpit watch"
+    CSS = """
+    #banner { height: 1; padding: 0 1; background: $panel; }
+    #banner.-needs { background: $error; color: $background; text-style: bold; }
+    #sessions { height: 1fr; }
+    #detail { height: auto; max-height: 6; padding: 0 1; border-top: solid $secondary; }
+    """
+    BINDINGS = [
+        Binding("enter", "attach", "Attach", id="watch.attach", priority=True),
+        Binding("q", "quit_watch", "Quit", id="watch.quit"),
+        Binding("ctrl+q", "quit_watch", "Quit", id="watch.quit.ctrl", priority=True,
+                show=False),
+    ]
+
+    def __init__(self, monitor: Monitor, *, select: str | None = None) -> None:
+        super().__init__()
+        self.monitor = monitor
+        self.selected = select  # the socket of the row under the cursor, kept on redraws
+        self._wide: bool | None = None
+        self.calls_made: list[Call] = []  # every call this view asked the terminal for
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="banner")
+        yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+        yield Static(id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.monitor.changed = self._changed
+        self.set_interval(1.0, self.redraw)  # the ages move on; nothing is asked of anyone
+        self.redraw()
+        self.query_one(DataTable).focus()
+
+    def _changed(self, calls: list[Call]) -> None:
+        self.post_message(SessionsChanged(calls))
+
+    def on_unmount(self) -> None:
+        self.monitor.changed = lambda calls: None
+
+    def on_sessions_changed(self, message: SessionsChanged) -> None:
+        if message.calls:
+            self.calls_made.extend(message.calls)
+            ring(self, message.calls)
+        self.redraw()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
+    # --- drawing ------------------------------------------------------------------------
+    def _columns(self, table: DataTable[Any], wide: bool) -> None:
+        table.clear(columns=True)
+        names = ["NEEDS A HUMAN", "SESSION", "BROWSER", "CONTROL", "AGENT", "LAST COMMAND",
+                 "AGE", "RESULT"]
+        if wide:
+            names += ["REC", "WORKSPACE"]
+        for name in names:
+            table.add_column(name, key=name)
+        self._wide = wide
+
+    def redraw(self) -> None:
+        table = self.query_one(DataTable)
+        wide = self.size.width >= WIDE
+        if table.cursor_row is not None and table.row_count:
+            self.selected = self._socket_at(table.cursor_row) or self.selected
+        if wide != self._wide:
+            self._columns(table, wide)
+        else:
+            table.clear()
+        rows = self.monitor.rows()
+        now = time.time()
+        for row in rows:
+            line, when, result = last_command(row, now)
+            need = Text(f"! {clean(row.why())}", style="bold red") if row.needs_person else \
+                Text("(human has it)" if row.control == "human" and row.need else "")
+            cells: list[Any] = [need, clean(row.session), row.browser, control_text(row),
+                                clean(row.agent), _cut(line, 40 if wide else 24), when,
+                                Text(_cut(result, 30 if wide else 14),
+                                     style="red" if result.startswith("failed") else "")]
+            if wide:
+                cells += [row.recording if not row.recording.startswith("failed") else
+                          Text("failed", style="red"), clean(home(row.workspace))]
+            table.add_row(*cells, key=row.socket)
+        needing = sum(r.needs_person for r in rows)
+        banner = self.query_one("#banner", Static)
+        banner.set_class(needing > 0, "-needs")
+        banner.update(Text(
+            (f"{needing} session(s) NEED A HUMAN · " if needing else "") +
+            f"{len(rows)} live session(s) · Enter attaches (Escape there comes back) · q quits"
+            if rows else "no live sessions of yours yet: start one with `cockpit serve` or "
+                         "`cockpit`; they appear here as they start"))
+        if rows:
+            index = next((i for i, r in enumerate(rows) if r.socket == self.selected), 0)
+            table.move_cursor(row=index)
+        self._show_detail(rows[table.cursor_row] if rows and table.cursor_row is not None
+                          and table.cursor_row < len(rows) else None)
+
+    def _socket_at(self, index: int) -> str | None:
+        table = self.query_one(DataTable)
+        try:
+            key = table.coordinate_to_cell_key(Coordinate(index, 0)).row_key
+        except Exception:  # noqa: BLE001  an empty or redrawn table: no row there
+            return None
+        return str(key.value) if key.value is not None else None
+
+    def _show_detail(self, row: SessionRow | None) -> None:
+        detail = self.query_one("#detail", Static)
+        if row is None:
+            detail.update("")
+            return
+        lines = [f"{row.session} · {home(row.workspace)} · pid {row.pid} · {row.tabs} tab(s) "
+                 f"· {row.url or 'no page'}"]
+        if row.need:
+            lines.append(f"NEEDS A HUMAN: {row.why()} at {row.need.get('url') or row.url}")
+        browser = row.browser + (f" {row.endpoint}" if row.endpoint else "")
+        lines.append(f"browser {browser} · control {control_text(row)} · agent {row.agent} · "
+                     f"recording {row.recording_path or row.recording}")
+        if row.error:
+            lines.append(row.error)
+        detail.update(Text(clean("\n".join(lines))))
+
+    def on_data_table_row_highlighted(self, message: DataTable.RowHighlighted) -> None:
+        if message.row_key.value is not None:
+            self.selected = str(message.row_key.value)
+            row = next((r for r in self.monitor.rows() if r.socket == self.selected), None)
+            self._show_detail(row)
+
+    # --- keys ---------------------------------------------------------------------------
+    def action_attach(self) -> None:
+        table = self.query_one(DataTable)
+        if not table.row_count or table.cursor_row is None:
+            self.bell()
+            return
+        socket = self._socket_at(table.cursor_row)
+        if socket is not None:
+            self.exit(socket)
+
+    def action_quit_watch(self) -> None:
+        self.exit(None)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
