@@ -39,24 +39,23 @@ async def watching(args: argparse.Namespace) -> int:
 
     # notify-send is each session's own (it calls whether or not anyone watches)
     caller = Caller(args.notify, desktop=False)
-    showing: list[Any] = [None]  # the app that owns the terminal now
+    showing: list[Any] = [None]  # an attached cockpit that owns the terminal now
 
     def changed(calls: list[Call]) -> None:
         for call in calls:
             caller.call(call)
-        if calls and showing[0] is not None:
+        if calls and showing[0] is not None:  # the watch app rings itself
             ring(showing[0], calls)
 
-    monitor = Monitor(changed)
+    monitor = Monitor()
+    monitor.subscribe(changed)
     await monitor.start()
     selected: str | None = None
     try:
         while True:
             app = WatchApp(monitor, select=selected)
-            showing[0] = None  # the watch rings itself (it is told through its messages)
             with kept_terminal(app):
                 await app.run_async()
-            monitor.changed = changed
             selected = app.return_value
             if selected is None or app.return_code:
                 return app.return_code or EXIT_OK

@@ -4,8 +4,9 @@ per session, kept up to date from that session's event stream on its control soc
 Nothing here polls a browser: a session is asked its state once when reached and again
 only after an event says something changed; sessions that appear or end are noticed by
 watching the socket directory (watchfiles: inotify on Linux), and a session whose stream
-ends is gone. `Monitor.changed` is called (in the loop) after every change, with the
-calls to make when a session newly needs a person (notify.py decides which are new).
+ends is gone. Each listener (`Monitor.subscribe`) is called, in the loop, after every
+change, with the calls to make when a session newly needs a person (notify.py decides
+which are new).
 """
 
 from __future__ import annotations
@@ -219,15 +220,28 @@ class SessionFeed:
 
 class Monitor:
     """Every live session of this user, each followed by a SessionFeed; new ones found by
-    watching the socket directory. `changed(calls)` runs after each change."""
+    watching the socket directory. Listeners run after each change."""
 
-    def __init__(self, changed: Callable[[list[Call]], None] | None = None) -> None:
+    def __init__(self) -> None:
         self.feeds: dict[str, SessionFeed] = {}  # socket path -> its feed
-        self.changed = changed or (lambda calls: None)
+        self._listeners: list[Callable[[list[Call]], None]] = []
         self.ledger = NeedLedger()
         self.quiet: str | None = None  # the socket of the session attached to now
         self._watcher: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
+
+    def subscribe(self, listener: Callable[[list[Call]], None]) -> Callable[[], None]:
+        """`listener(calls)` after each change; returns what unsubscribes it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners \
+            else None
+
+    def changed(self, calls: list[Call]) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(calls)
+            except Exception:  # a broken view must not stop the others' calls
+                log.exception("a watch listener failed")
 
     def rows(self) -> list[SessionRow]:
         """The sessions, those that need a person first."""

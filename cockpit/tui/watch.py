@@ -85,6 +85,7 @@ class WatchApp(App[str | None]):
         self.monitor = monitor
         self.selected = select  # the socket of the row under the cursor, kept on redraws
         self._wide: bool | None = None
+        self._placed: str | None = None  # the row redraw put the cursor on
         self.calls_made: list[Call] = []  # every call this view asked the terminal for
 
     def compose(self) -> ComposeResult:
@@ -94,7 +95,7 @@ class WatchApp(App[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.monitor.changed = self._changed
+        self._unsubscribe = self.monitor.subscribe(self._changed)
         self.set_interval(1.0, self.redraw)  # the ages move on; nothing is asked of anyone
         self.redraw()
         self.query_one(DataTable).focus()
@@ -103,7 +104,7 @@ class WatchApp(App[str | None]):
         self.post_message(SessionsChanged(calls))
 
     def on_unmount(self) -> None:
-        self.monitor.changed = lambda calls: None
+        self._unsubscribe()
 
     def on_sessions_changed(self, message: SessionsChanged) -> None:
         if message.calls:
@@ -117,19 +118,36 @@ class WatchApp(App[str | None]):
     # --- drawing ------------------------------------------------------------------------
     def _columns(self, table: DataTable[Any], wide: bool) -> None:
         table.clear(columns=True)
-        names = ["NEEDS A HUMAN", "SESSION", "BROWSER", "CONTROL", "AGENT", "LAST COMMAND",
-                 "AGE", "RESULT"]
-        if wide:
-            names += ["REC", "WORKSPACE"]
+        names = (["NEEDS A HUMAN", "SESSION", "BROWSER", "CONTROL", "AGENT", "LAST COMMAND",
+                  "AGE", "RESULT", "REC", "WORKSPACE"] if wide else
+                 ["NEED", "SESSION", "CONTROL", "AGENT", "LAST COMMAND", "RESULT"])
         for name in names:
             table.add_column(name, key=name)
         self._wide = wide
 
+    def cells(self, row: SessionRow, now: float, wide: bool) -> list[Any]:
+        """One row's cells: at 80 columns the essentials (the need's kind, the result
+        with its age); the rest is in the detail lines under the table."""
+        line, when, result = last_command(row, now)
+        failed = result.startswith("failed")
+        if row.needs_person:
+            need = Text(f"! {clean(row.why() if wide else row.need['kind'] if row.need else '')}",
+                        style="bold red")
+        else:
+            need = Text("(a person has it)" if wide and row.control == "human" else "")
+        if not wide:
+            short = "failed" if failed else result
+            return [need, _cut(clean(row.session), 14), _cut(control_text(row), 9),
+                    _cut(clean(row.agent), 10), _cut(line, 18),
+                    Text(f"{short} {when}".strip(), style="red" if failed else "")]
+        return [need, clean(row.session), row.browser, control_text(row), clean(row.agent),
+                _cut(line, 40), when, Text(_cut(result, 30), style="red" if failed else ""),
+                Text("failed", style="red") if row.recording.startswith("failed") else
+                row.recording, clean(home(row.workspace))]
+
     def redraw(self) -> None:
         table = self.query_one(DataTable)
         wide = self.size.width >= WIDE
-        if table.cursor_row is not None and table.row_count:
-            self.selected = self._socket_at(table.cursor_row) or self.selected
         if wide != self._wide:
             self._columns(table, wide)
         else:
@@ -137,30 +155,22 @@ class WatchApp(App[str | None]):
         rows = self.monitor.rows()
         now = time.time()
         for row in rows:
-            line, when, result = last_command(row, now)
-            need = Text(f"! {clean(row.why())}", style="bold red") if row.needs_person else \
-                Text("(human has it)" if row.control == "human" and row.need else "")
-            cells: list[Any] = [need, clean(row.session), row.browser, control_text(row),
-                                clean(row.agent), _cut(line, 40 if wide else 24), when,
-                                Text(_cut(result, 30 if wide else 14),
-                                     style="red" if result.startswith("failed") else "")]
-            if wide:
-                cells += [row.recording if not row.recording.startswith("failed") else
-                          Text("failed", style="red"), clean(home(row.workspace))]
-            table.add_row(*cells, key=row.socket)
+            table.add_row(*self.cells(row, now, wide), key=row.socket)
         needing = sum(r.needs_person for r in rows)
         banner = self.query_one("#banner", Static)
         banner.set_class(needing > 0, "-needs")
         banner.update(Text(
-            (f"{needing} session(s) NEED A HUMAN · " if needing else "") +
-            f"{len(rows)} live session(s) · Enter attaches (Escape there comes back) · q quits"
+            (f"{needing} NEED A HUMAN · " if needing else "") +
+            f"{len(rows)} live session(s) · Enter attaches, Escape comes back · q quits"
             if rows else "no live sessions of yours yet: start one with `cockpit serve` or "
                          "`cockpit`; they appear here as they start"))
+        # the cursor stays on the session a person moved it to; else on the first row,
+        # the one that most needs a person
+        index = next((i for i, r in enumerate(rows) if r.socket == self.selected), 0)
         if rows:
-            index = next((i for i, r in enumerate(rows) if r.socket == self.selected), 0)
+            self._placed = rows[index].socket
             table.move_cursor(row=index)
-        self._show_detail(rows[table.cursor_row] if rows and table.cursor_row is not None
-                          and table.cursor_row < len(rows) else None)
+        self._show_detail(rows[index] if rows else None)
 
     def _socket_at(self, index: int) -> str | None:
         table = self.query_one(DataTable)
@@ -184,11 +194,12 @@ class WatchApp(App[str | None]):
                      f"recording {row.recording_path or row.recording}")
         if row.error:
             lines.append(row.error)
-        detail.update(Text(clean("\n".join(lines))))
+        detail.update(Text("\n".join(clean(line) for line in lines)))
 
     def on_data_table_row_highlighted(self, message: DataTable.RowHighlighted) -> None:
-        if message.row_key.value is not None:
-            self.selected = str(message.row_key.value)
+        key = message.row_key.value
+        if key is not None and key != self._placed:  # moved by a person, not by redraw
+            self.selected = self._placed = str(key)
             row = next((r for r in self.monitor.rows() if r.socket == self.selected), None)
             self._show_detail(row)
 
