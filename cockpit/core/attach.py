@@ -90,10 +90,12 @@ def remote_headers(specs: list[str] | tuple[str, ...]) -> tuple[tuple[str, str],
     for spec in specs:
         name, colon, value = spec.partition(":")
         name, value = name.strip(), value.strip()
-        if not colon or not HEADER_NAME.match(name):
-            raise ValueError(f"--remote-header takes \"Name: value\" (e.g. \"Authorization: "
-                             f"Bearer TOKEN\"); {name[:40]!r} is not a header name followed "
-                             f"by a colon")
+        example = '"Name: value" (e.g. "Authorization: Bearer TOKEN")'
+        if not colon:  # the whole of it may be the secret: not repeated
+            raise ValueError(f"--remote-header takes {example}: the one given has no colon")
+        if not HEADER_NAME.match(name):
+            raise ValueError(f"--remote-header takes {example}: {name[:40]!r} is not a "
+                             f"header name")
         if not value:
             raise ValueError(f"--remote-header {name}: the value is empty")
         if any(c in value for c in "\r\n\0"):

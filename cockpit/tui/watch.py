@@ -113,7 +113,7 @@ class WatchApp(App[str | None]):
         self.redraw()
 
     def on_resize(self) -> None:
-        self.redraw()
+        self.call_after_refresh(self.redraw)  # once the screen has its new size
 
     # --- drawing ------------------------------------------------------------------------
     def _columns(self, table: DataTable[Any], wide: bool) -> None:
