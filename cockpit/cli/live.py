@@ -200,6 +200,7 @@ class LiveSession:
             steps.append(("browser session", self.session.close))
         if self.recorder is not None:
             steps.append(("recorder", self.recorder.close))
+        steps.append(("--notify commands", self.notifier.caller.wait))  # none left behind
         self.agent = self.recorder = None
         first: BaseException | None = None
         for what, step in steps:  # each one, even when an earlier one failed

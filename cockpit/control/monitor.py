@@ -25,7 +25,7 @@ from ..core.events import Event
 from . import discovery
 from .async_client import AsyncCockpit
 from .discovery import LiveInfo, Unreachable
-from .notify import Call, NeedLedger
+from .notify import Call, NeedLedger, is_handoff
 
 log = logging.getLogger("cockpit.watch")
 
@@ -55,6 +55,7 @@ class SessionRow:
     endpoint: str | None = None
     control: str = "agent"  # agent, human, held
     control_reason: str = ""
+    handoff_by: str = "human"  # who handed the browser over: an agent's asks for a person
     agent: str = "no agent"
     last: LastCommand | None = None
     need: dict[str, str] | None = None  # kind, detail, url
@@ -67,8 +68,14 @@ class SessionRow:
     seen: float = field(default_factory=time.time)
 
     @property
+    def handed_by_program(self) -> bool:
+        """A person has control because an agent (or --auto-handoff) asked for one: until
+        one resumes, nobody may be there."""
+        return self.control == "human" and self.handoff_by != "human"
+
+    @property
     def needs_person(self) -> bool:
-        return self.need is not None and self.control != "human"
+        return (self.need is not None and self.control != "human") or self.handed_by_program
 
     def order(self) -> tuple[int, str, str]:
         """Sessions that need a person first, then those a person has, then the rest."""
@@ -77,6 +84,8 @@ class SessionRow:
 
     def why(self) -> str:
         if self.need is None:
+            if self.handed_by_program:
+                return f"handoff ({self.control_reason})" if self.control_reason else "handoff"
             return ""
         detail = self.need.get("detail") or ""
         return self.need.get("kind", "?") + (f" ({detail})" if detail else "")
@@ -127,12 +136,15 @@ def apply_event(row: SessionRow, event: Event) -> None:
     if kind == ev.COMMAND_STARTED:
         row.last = LastCommand(str(data.get("command", "")), str(data.get("source", "")),
                                event.time)
+
     elif kind == ev.COMMAND_FINISHED:
         last = row.last if row.last and row.last.line == data.get("command") else None
         row.last = last or LastCommand(str(data.get("command", "")),
                                        str(data.get("source", "")), event.time)
         row.last.finished, row.last.ok = event.time, bool(data.get("ok"))
         row.last.error, row.last.ms = data.get("error"), data.get("ms")
+        if row.last.ok and is_handoff(row.last.line):  # who asked: an agent asks for a person
+            row.handoff_by = row.last.source or "human"
     elif kind == ev.AGENT_STATE:
         from ..core.agent import describe
         row.agent = describe(data)
@@ -143,7 +155,7 @@ def apply_event(row: SessionRow, event: Event) -> None:
     elif kind == ev.HANDOFF:
         row.control, row.control_reason = "human", str(data.get("reason") or "")
     elif kind == ev.RESUMED:
-        row.control, row.control_reason = "agent", ""
+        row.control, row.control_reason, row.handoff_by = "agent", "", "human"
     elif kind == ev.NEEDS_HUMAN:
         row.need = {"kind": str(data.get("need") or "?"),
                     "detail": str(data.get("detail") or ""), "url": str(data.get("url") or "")}
@@ -284,9 +296,9 @@ class Monitor:
         calls = []
         if event is not None:
             call = self.ledger.observe(feed.info.socket, event)
-            if (call is not None and feed.row.control != "human"
-                    and feed.info.socket != self.quiet):
-                calls.append(Call(feed.row.session, call.need, call.detail, call.url))
+            if call is not None and feed.row.needs_person and feed.info.socket != self.quiet:
+                calls.append(Call(feed.row.session, call.need, call.detail,
+                                  call.url or feed.row.url))
         self.changed(calls)
 
     def feed_ended(self, feed: SessionFeed) -> None:

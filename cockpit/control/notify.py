@@ -1,10 +1,12 @@
 """A call when a session needs a person: once per need, never a storm.
 
 The engine says `needs.human` when a page starts needing a person (a CAPTCHA, a code, a
-login wall) or an agent is stuck, and `needs.cleared` when that page stops needing one.
-`NeedLedger` turns those events into calls: one for each new need; a need that stays
-raised (the same kind at the same URL, said again) calls nobody, and one that flickers
-(cleared and raised again within REPEAT_S, a tab switched back and forth) neither.
+login wall) or an agent is stuck, and `needs.cleared` when that page stops needing one;
+an agent (or --auto-handoff) that hands the browser over asks for a person too, until
+`resumed`. `NeedLedger` turns those events into calls: one for each new need; a need
+that stays raised (the same kind at the same URL, said again) calls nobody, and one
+that flickers (cleared and raised again within REPEAT_S, a tab switched back and
+forth) neither.
 
 Where the call goes:
 - `terminal_call()`: the bell, OSC 9 (iTerm2, WezTerm, Windows Terminal, kitty, foot,
@@ -67,14 +69,26 @@ class NeedLedger:
         self.clock = clock
         self._raised: dict[str, tuple[str, str]] = {}  # session -> (need, url) raised now
         self._told: dict[tuple[str, str, str], float] = {}  # (session, need, url) -> when
+        self._handoff_by: dict[str, str] = {}  # session -> the source of its `handoff`
+        self._url: dict[str, str] = {}  # session -> the last URL it went to
 
     def observe(self, session: str, event: Event) -> Call | None:
+        data = event.data
         if event.kind == ev.NEEDS_CLEARED:
             self._raised.pop(session, None)
-            return None
+        elif event.kind == ev.NAVIGATION:
+            self._url[session] = str(data.get("url") or "")
+        elif event.kind == ev.COMMAND_STARTED and is_handoff(str(data.get("command", ""))):
+            self._handoff_by[session] = str(data.get("source") or "")
+        elif event.kind == ev.HANDOFF:
+            by = self._handoff_by.pop(session, "human")
+            if by != "human" and session not in self._raised:  # an agent asks for a person
+                return self.raise_need(session, "handoff", str(data.get("reason") or ""),
+                                       self._url.get(session, ""))
+        elif event.kind == ev.RESUMED and self._raised.get(session, ("",))[0] == "handoff":
+            self._raised.pop(session, None)
         if event.kind != ev.NEEDS_HUMAN:
             return None
-        data = event.data
         return self.raise_need(session, str(data.get("need") or "a person"),
                                str(data.get("detail") or ""), str(data.get("url") or ""))
 
@@ -94,11 +108,18 @@ class NeedLedger:
     def forget(self, session: str) -> None:
         """The session has ended: its needs with it."""
         self._raised.pop(session, None)
+        self._handoff_by.pop(session, None)
+        self._url.pop(session, None)
         for key in [k for k in self._told if k[0] == session]:
             del self._told[key]
 
     def raised(self, session: str) -> bool:
         return session in self._raised
+
+
+def is_handoff(line: str) -> bool:
+    """A `handoff` command line (not `handoff-something`)."""
+    return line == "handoff" or line.startswith(("handoff ", "handoff\t"))
 
 
 def _osc_text(text: str) -> str:

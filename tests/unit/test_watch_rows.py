@@ -133,3 +133,43 @@ def test_remote_headers_are_checked_and_kept_out_of_repr():
     assert "s3cret" not in str(bad.value)  # no colon: the whole of it may be the secret
     with pytest.raises(ValueError, match="the value is empty"):
         attach_request("9222", None, headers=["X-Key:  "])
+
+
+def started(line: str, source: str) -> Event:
+    return Event(ev.COMMAND_STARTED, {"id": 1, "command": line, "source": source})
+
+
+def finished(line: str, source: str) -> Event:
+    return Event(ev.COMMAND_FINISHED, {"id": 1, "command": line, "source": source, "ok": True})
+
+
+def test_an_agent_handing_over_asks_for_a_person_and_a_person_taking_over_does_not():
+    ledger = NeedLedger()
+    handed = Event(ev.HANDOFF, {"reason": "solve the puzzle", "mode": "window"})
+    resumed = Event(ev.RESUMED, {"reason": "", "seconds": 1})
+    ledger.observe("a", Event(ev.NAVIGATION, {"tab": 1, "url": "http://x/puzzle"}))
+    ledger.observe("a", started('handoff "solve the puzzle"', "agent"))
+    assert ledger.observe("a", handed) == Call("a", "handoff", "solve the puzzle",
+                                               "http://x/puzzle")
+    ledger.observe("a", resumed)
+    ledger.observe("a", started("handoff", "human"))  # F10 in a cockpit: a person is there
+    assert ledger.observe("a", handed) is None
+    ledger.observe("a", resumed)
+    # --auto-handoff after a CAPTCHA: the CAPTCHA was the call; the handoff is the same need
+    assert ledger.observe("a", need()) is not None
+    ledger.observe("a", started("handoff 'needs: captcha (img)'", "cockpit"))
+    assert ledger.observe("a", handed) is None
+
+    r = row()
+    for event in (started('handoff "solve it"', "agent"),
+                  Event(ev.HANDOFF, {"reason": "solve it", "mode": "terminal"}),
+                  finished('handoff "solve it"', "agent")):
+        apply_event(r, event)
+    assert r.needs_person and r.why() == "handoff (solve it)"
+    apply_event(r, Event(ev.RESUMED, {"reason": "", "seconds": 1}))
+    assert not r.needs_person
+    for event in (started("handoff", "human"), Event(ev.HANDOFF, {"reason": "taken over",
+                                                                  "mode": "window"}),
+                  finished("handoff", "human")):
+        apply_event(r, event)
+    assert r.control == "human" and not r.needs_person
