@@ -56,6 +56,7 @@ class SessionRow:
     control: str = "agent"  # agent, human, held
     control_reason: str = ""
     handoff_by: str = "human"  # who handed the browser over: an agent's asks for a person
+    handoff_asked_by: str = "human"  # the source of the `handoff` command under way
     agent: str = "no agent"
     last: LastCommand | None = None
     need: dict[str, str] | None = None  # kind, detail, url
@@ -136,6 +137,8 @@ def apply_event(row: SessionRow, event: Event) -> None:
     if kind == ev.COMMAND_STARTED:
         row.last = LastCommand(str(data.get("command", "")), str(data.get("source", "")),
                                event.time)
+        if is_handoff(row.last.line):  # its `handoff` event comes before it finishes
+            row.handoff_asked_by = row.last.source or "human"
 
     elif kind == ev.COMMAND_FINISHED:
         last = row.last if row.last and row.last.line == data.get("command") else None
@@ -154,6 +157,7 @@ def apply_event(row: SessionRow, event: Event) -> None:
         row.control, row.control_reason = "agent", ""
     elif kind == ev.HANDOFF:
         row.control, row.control_reason = "human", str(data.get("reason") or "")
+        row.handoff_by = row.handoff_asked_by
     elif kind == ev.RESUMED:
         row.control, row.control_reason, row.handoff_by = "agent", "", "human"
     elif kind == ev.NEEDS_HUMAN:

@@ -79,8 +79,8 @@ def sessions(tmp_path, monkeypatch):
     env.pop("DBUS_SESSION_BUS_ADDRESS", None)  # no desktop: notify-send is not the test's
     started: list[Served] = []
 
-    def start(name: str, *extra: str) -> Served:
-        started.append(Served(name, env, tmp_path, *extra))
+    def start(name: str, *extra: str, **more_env: str) -> Served:
+        started.append(Served(name, {**env, **more_env}, tmp_path, *extra))
         return started[-1]
 
     start.env = env  # type: ignore[attr-defined]
@@ -115,9 +115,15 @@ def cells(app: WatchApp, index: int) -> list[str]:
 
 async def test_the_session_that_needs_a_person_comes_first_and_is_called_once(
         sessions, site, tmp_path):
-    told = tmp_path / "told.txt"
+    told, desktop = tmp_path / "told.txt", tmp_path / "desktop.txt"
+    fake_bin = tmp_path / "bin"  # a desktop: its notify-send, which writes what it shows
+    fake_bin.mkdir()
+    (fake_bin / "notify-send").write_text(f'#!/bin/sh\necho "$@" >> {desktop}\n')
+    (fake_bin / "notify-send").chmod(0o755)
     alpha = sessions("alpha")
-    beta = sessions("beta", "--notify", NOTIFY.format(file=told))
+    beta = sessions("beta", "--notify", NOTIFY.format(file=told),
+                    DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent",
+                    PATH=f"{fake_bin}:{os.environ['PATH']}")
     alpha.wait_live(), beta.wait_live()
     alpha.exec("goto", f"{site.url}/")
     monitor = await Monitor().start()
@@ -149,6 +155,10 @@ async def test_the_session_that_needs_a_person_comes_first_and_is_called_once(
             lines = told.read_text().splitlines()
             assert lines == [f"beta|code (input autocomplete=\"one-time-code\")|{site.url}/mfa",
                              f"beta|captcha (element img.captcha)|{site.url}/challenge"]
+            shown = desktop.read_text().splitlines()
+            assert len(shown) == 2 and all(line.startswith(
+                "--app-name=Cockpit --urgency=critical Cockpit: beta needs a human ")
+                for line in shown), shown
             # 80x24: the essentials fit, without scrolling sideways
             await pilot.resize_terminal(80, 24)
             await pilot.pause()
@@ -162,6 +172,15 @@ async def test_the_session_that_needs_a_person_comes_first_and_is_called_once(
             alpha.stop()
             await until(lambda: "alpha" not in [r.session for r in monitor.rows()])
             assert [r.session for r in monitor.rows()] == ["beta", "gamma"]
+            # an agent that hands the browser over asks for a person: called, and listed
+            # among those that need one, until someone resumes
+            await asyncio.to_thread(gamma.exec, "handoff", "pick the right invoice")
+            await until(lambda: len(app.calls_made) == 3)
+            assert (app.calls_made[2].session, app.calls_made[2].reason) == (
+                "gamma", "handoff (pick the right invoice)")
+            await until(lambda: all(r.needs_person for r in monitor.rows()))
+            await asyncio.to_thread(gamma.exec, "resume")
+            await until(lambda: not monitor.rows()[1].needs_person)
             await pilot.pause()
             assert app.query_one(DataTable).row_count == 2
             await pilot.press("enter")  # attaches to the first: the one that needs a person
