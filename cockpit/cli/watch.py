@@ -14,6 +14,10 @@ from ..core.errors import EXIT_OK
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", action="append", default=[], metavar="ssh://USER@HOST",
+                        help="the live sessions of another machine too, reached through your "
+                             "ssh (repeatable; $COCKPIT_SSH: the ssh command; "
+                             "$COCKPIT_REMOTE: cockpit's command there)")
     parser.add_argument("--notify", metavar="CMD",
                         help="run CMD (through the shell) whenever a session newly needs a "
                              "human, with COCKPIT_SESSION, COCKPIT_REASON and COCKPIT_URL "
@@ -23,6 +27,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from ..control.over_ssh import parse
+    try:
+        args.hosts = [parse(host, session=False) for host in args.host]
+    except ValueError as exc:
+        parser.error(f"--host {exc}")
     from .options import configure_logging
     configure_logging(None, tui=True)
     return asyncio.run(watching(args))
@@ -50,6 +59,8 @@ async def watching(args: argparse.Namespace) -> int:
     monitor = Monitor()
     monitor.subscribe(changed)
     await monitor.start()
+    from ..control.monitor_ssh import HostWatch
+    hosts = [asyncio.ensure_future(HostWatch(host, monitor).run()) for host in args.hosts]
     selected: str | None = None
     try:
         while True:
@@ -62,6 +73,9 @@ async def watching(args: argparse.Namespace) -> int:
             await attach_from_watch(selected, monitor, showing, args.theme)
     finally:
         showing[0] = None
+        for task in hosts:
+            task.cancel()
+        await asyncio.gather(*hosts, return_exceptions=True)
         await monitor.close()
         await caller.wait()
 

@@ -243,6 +243,8 @@ class Monitor:
         self._listeners: list[Callable[[list[Call]], None]] = []
         self.ledger = NeedLedger()
         self.quiet: str | None = None  # the socket of the session attached to now
+        self.notes: dict[str, str] = {}  # what is wrong with a place watched (a host)
+        self._on_end: dict[str, Callable[[], None]] = {}
         self._watcher: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
 
@@ -275,10 +277,26 @@ class Monitor:
             if sock in self.feeds:
                 continue
             info = discovery.alive(sock)
-            if info is None:
-                continue
-            feed = self.feeds[sock] = SessionFeed(info, self)
-            feed.start()
+            if info is not None:
+                self.follow(info)
+
+    def follow(self, info: LiveInfo, on_end: Callable[[], None] | None = None) -> None:
+        """Follow one session (one of another machine: its forwarded socket, and what to
+        do when it ends)."""
+        feed = self.feeds[str(info.socket)] = SessionFeed(info, self)
+        if on_end is not None:
+            self._on_end[str(info.socket)] = on_end
+        feed.start()
+        self.changed([])
+
+    def note(self, where: str, problem: str | None) -> None:
+        """What is wrong with a place watched (None: nothing any more)."""
+        if problem is None:
+            changed = self.notes.pop(where, None) is not None
+        else:
+            changed = self.notes.get(where) != problem
+            self.notes[where] = problem
+        if changed:
             self.changed([])
 
     async def _watch(self) -> None:
@@ -309,6 +327,8 @@ class Monitor:
         if self.feeds.get(feed.info.socket) is feed:
             del self.feeds[feed.info.socket]
         self.ledger.forget(feed.info.socket)
+        if (on_end := self._on_end.pop(feed.info.socket, None)) is not None:
+            on_end()
         self.changed([])
 
     async def close(self) -> None:

@@ -56,26 +56,29 @@ def is_ssh(target: str | None) -> bool:
     return bool(target) and str(target).startswith("ssh://")
 
 
-def parse(target: str) -> SshTarget:
-    """ValueError says what is wrong with the address."""
+def parse(target: str, session: bool = True) -> SshTarget:
+    """ValueError says what is wrong with the address (`session`: it names one;
+    otherwise it is a machine only, `ssh://USER@HOST[:PORT]`)."""
     try:
         parts = urlsplit(target)
         port = parts.port
     except ValueError as exc:
         raise ValueError(f"{target!r}: {exc}: write ssh://USER@HOST/SESSION") from None
     host = parts.hostname
-    session = unquote(parts.path.strip("/")) or "default"
+    name = unquote(parts.path.strip("/")) or "default"
     if parts.scheme != "ssh" or not host or host.startswith("-"):
         raise ValueError(f"{target!r} is not an ssh address: write ssh://USER@HOST/SESSION "
                          f"(ssh://HOST/SESSION uses your ssh config's user)")
-    if "/" in session or parts.query or parts.fragment or parts.password:
+    if not session and parts.path.strip("/"):
+        raise ValueError(f"{target!r}: name the machine only: ssh://USER@HOST[:PORT]")
+    if "/" in name or parts.query or parts.fragment or parts.password:
         raise ValueError(f"{target!r}: write ssh://USER@HOST[:PORT]/SESSION (one session "
                          f"name after the host; the password is ssh's to ask)")
     user = unquote(parts.username) if parts.username else None
     if user is not None and (not user or user.startswith("-")):
         raise ValueError(f"{target!r}: {user!r} is not a user name")
-    check_session_name(session)
-    return SshTarget(host, user, port, session)
+    check_session_name(name)
+    return SshTarget(host, user, port, name)
 
 
 def ssh_command() -> list[str]:
@@ -141,8 +144,13 @@ class SshSession:
 
     async def start(self) -> str:
         self.remote_socket, self.workspace = await self.find()
-        info_text = await _ssh(self.target, ["cat", "--",
-                                             discovery.info_path(self.remote_socket)],
+        return await self.forward(self.remote_socket, self.workspace)
+
+    async def forward(self, remote_socket: str, workspace: str) -> str:
+        """Forward a remote session's socket here (its token read over ssh); the local
+        socket, with its .json beside it."""
+        self.remote_socket, self.workspace = remote_socket, workspace
+        info_text = await _ssh(self.target, ["cat", "--", discovery.info_path(remote_socket)],
                                "reading the session's token")
         try:
             info = json.loads(info_text)
@@ -154,7 +162,7 @@ class SshSession:
         local = os.path.join(self.directory, "s.sock")
         self.process = await asyncio.create_subprocess_exec(
             *ssh_command(), "-nNT", "-o", "ExitOnForwardFailure=yes",
-            "-o", "StreamLocalBindUnlink=yes", "-L", f"{local}:{self.remote_socket}",
+            "-o", "StreamLocalBindUnlink=yes", "-L", f"{local}:{remote_socket}",
             *self.target.destination, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
         fd = os.open(discovery.info_path(local), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -162,7 +170,7 @@ class SshSession:
             # the pid is the forward's: the session is alive here while it runs
             json.dump({"session": self.target.session, "token": token,
                        "pid": self.process.pid,
-                       "workspace": f"{self.target.host}:{self.workspace}"}, out)
+                       "workspace": f"{self.target.host}:{workspace}"}, out)
         await self._forwarded(local)
         return local
 

@@ -159,11 +159,13 @@ class WatchApp(App[str | None]):
         needing = sum(r.needs_person for r in rows)
         banner = self.query_one("#banner", Static)
         banner.set_class(needing > 0, "-needs")
-        banner.update(Text(
+        notes = "".join(f" · {where}: {problem}" for where, problem in
+                        self.monitor.notes.items())
+        banner.update(Text(clean(
             (f"{needing} NEED A HUMAN · " if needing else "") +
             f"{len(rows)} live session(s) · Enter attaches, Escape comes back · q quits"
             if rows else "no live sessions of yours yet: start one with `cockpit serve` or "
-                         "`cockpit`; they appear here as they start"))
+                         "`cockpit`; they appear here as they start") + notes))
         # the cursor stays on the session a person moved it to; else on the first row,
         # the one that most needs a person
         index = next((i for i, r in enumerate(rows) if r.socket == self.selected), 0)

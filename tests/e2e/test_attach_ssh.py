@@ -122,3 +122,62 @@ def test_attach_over_ssh_names_what_is_live_there(far, tmp_path):
     bad = subprocess.run([sys.executable, "-m", "cockpit", "attach", "ssh:///x"],
                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "is not an ssh address" in bad.stderr
+
+
+async def test_watch_host_follows_the_far_sessions_and_calls_for_their_needs(
+        far, site, tmp_path, monkeypatch):
+    import asyncio
+
+    from test_watch import to_the_captcha, until
+
+    from cockpit.control.monitor import Monitor
+    from cockpit.control.monitor_ssh import HostWatch
+    from cockpit.control.over_ssh import parse
+    from cockpit.control.remote_session import RemoteSession
+
+    served, env, _ = far
+    for name in ("XDG_RUNTIME_DIR", "COCKPIT_SSH", "COCKPIT_REMOTE"):
+        monkeypatch.setenv(name, env[name])
+    near = Served("near-by", {**env, "COCKPIT_STATE_DIR": str(tmp_path / "near")}, tmp_path)
+    near.wait_live()
+    monitor = await Monitor().start()
+    calls = []
+    monitor.subscribe(calls.extend)
+    host = HostWatch(parse("ssh://far-host", session=False), monitor)
+    watching = asyncio.ensure_future(host.run())
+    second = None
+    try:
+        await until(lambda: sorted(r.session for r in monitor.rows() if r.connected) == [
+            "far-host:far-away", "near-by"])
+        far_row = next(r for r in monitor.rows() if r.session == "far-host:far-away")
+        assert far_row.workspace.startswith("far-host:") and far_row.browser == "headless"
+        await asyncio.to_thread(to_the_captcha, served, site)
+        await until(lambda: monitor.rows()[0].need is not None
+                    and monitor.rows()[0].need["kind"] == "captcha")
+        assert monitor.rows()[0].session == "far-host:far-away"  # first: it needs a person
+        await asyncio.to_thread(served.exec, "title")
+        await until(lambda: (monitor.rows()[0].last or None) is not None
+                    and monitor.rows()[0].last.line == "title")
+        assert [(c.session, c.need) for c in calls] == [("far-host:far-away", "code"),
+                                                        ("far-host:far-away", "captcha")]
+        # Enter's attach works on the forwarded socket: the far session's own state
+        remote = await RemoteSession(socket_path=monitor.rows()[0].socket).start()
+        try:
+            assert remote.status()["active"]["url"] == f"{site.url}/challenge"
+        finally:
+            await remote.close()
+        # a session that starts there appears here; one that ends there goes
+        second = Served("far-second", {**os.environ, "XDG_RUNTIME_DIR": served.env[
+            "XDG_RUNTIME_DIR"], "COCKPIT_STATE_DIR": str(tmp_path / "second")}, tmp_path)
+        second.wait_live()
+        await until(lambda: "far-host:far-second" in [r.session for r in monitor.rows()])
+        second.stop()
+        await until(lambda: "far-host:far-second" not in [r.session for r in monitor.rows()])
+        await until(lambda: len(host.forwards) == 1)  # its forward closed with it
+    finally:
+        if second is not None:
+            second.stop()
+        watching.cancel()
+        await asyncio.gather(watching, return_exceptions=True)
+        await monitor.close()
+        near.stop()
