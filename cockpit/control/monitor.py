@@ -186,9 +186,9 @@ class SessionFeed:
         self.task = asyncio.ensure_future(self._follow())
 
     async def _follow(self) -> None:
-        try:
-            client = AsyncCockpit(socket_path=str(self.info.socket), source="human",
-                                  client="watch")
+        try:  # finding it probes its socket: a blocking connect, kept off the loop
+            client = await asyncio.to_thread(AsyncCockpit, socket_path=str(self.info.socket),
+                                             source="human", client="watch")
             await client.connect()
         except (Unreachable, ValueError, OSError) as exc:
             self.row.error = f"did not answer: {exc}"
@@ -267,17 +267,18 @@ class Monitor:
 
     async def start(self) -> Monitor:
         discovery.private_dir(create=True)  # watched even while no session runs yet
-        self.scan()
+        await self.scan()
         self._watcher = asyncio.ensure_future(self._watch())
         return self
 
-    def scan(self) -> None:
-        """Follow every live session not followed yet (stale sockets are cleared)."""
+    async def scan(self) -> None:
+        """Follow every live session not followed yet (stale sockets are cleared; each
+        probe is a blocking connect, kept off the loop)."""
         for sock in discovery.list_sockets():
             if sock in self.feeds:
                 continue
-            info = discovery.alive(sock)
-            if info is not None:
+            info = await asyncio.to_thread(discovery.alive, sock)
+            if info is not None and sock not in self.feeds:
                 self.follow(info)
 
     def follow(self, info: LiveInfo, on_end: Callable[[], None] | None = None) -> None:
@@ -307,7 +308,7 @@ class Monitor:
             async for changes in awatch(directory, stop_event=self._stop, debounce=50,
                                         step=20, recursive=False):
                 if any(path.endswith((".json", ".sock")) for _, path in changes):
-                    self.scan()
+                    await self.scan()
         except OSError as exc:  # out of inotify watches: said, and the list stays as is
             log.warning("the sessions directory %s is not watched: %s", directory, exc)
 

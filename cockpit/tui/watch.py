@@ -146,7 +146,10 @@ class WatchApp(App[str | None]):
                 row.recording, clean(home(row.workspace))]
 
     def redraw(self) -> None:
-        table = self.query_one(DataTable)
+        tables = self.query(DataTable)
+        if not tables:  # a change that came as the watch was closing: nothing to draw
+            return
+        table = tables.first()
         wide = self.size.width >= WIDE
         if wide != self._wide:
             self._columns(table, wide)
