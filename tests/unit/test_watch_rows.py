@@ -173,3 +173,21 @@ def test_an_agent_handing_over_asks_for_a_person_and_a_person_taking_over_does_n
                   finished("handoff", "human")):
         apply_event(r, event)
     assert r.control == "human" and not r.needs_person
+
+
+def test_ssh_addresses_are_checked():
+    from cockpit.control.over_ssh import parse
+    target = parse("ssh://ann@build-box:2222/shop-1")
+    assert (target.user, target.host, target.port, target.session) == (
+        "ann", "build-box", 2222, "shop-1")
+    assert target.destination == ["-p", "2222", "--", "ann@build-box"]
+    assert parse("ssh://box").session == "default" and parse("ssh://box").user is None
+    assert parse("ssh://box", session=False).host == "box"
+    for bad, said in (("ssh:///x", "is not an ssh address"), ("http://box/x", "is not an ssh"),
+                      ("ssh://-oProxyCommand=x/s", "is not an ssh address"),
+                      ("ssh://box/a/b", "one session name"), ("ssh://box/a b", "invalid"),
+                      ("ssh://u:pw@box/s", "the password is ssh's to ask")):
+        with pytest.raises(ValueError, match=said):
+            parse(bad)
+    with pytest.raises(ValueError, match="name the machine only"):
+        parse("ssh://box/s", session=False)
