@@ -132,6 +132,9 @@ async def main(count: int, seconds: float) -> None:
         finally:
             for served in sessions:
                 served.stop()
+            import shutil
+            shutil.rmtree(rundir, ignore_errors=True)
+            shutil.rmtree(work, ignore_errors=True)
     print(f"{count} sessions, {seconds:g} s of commands")
     print(f"event delivery (command.finished -> watch): {quantiles(delivery)}")
     print(f"redraw of {count} rows: {quantiles(redraws)}")
