@@ -67,6 +67,8 @@ class SessionOptions:
     auto_resume: bool = False
     allow_domains: list[str] = field(default_factory=list)  # --allow-domain (core/policy)
     confirm: list[str] = field(default_factory=list)  # --confirm patterns
+    remote_headers: list[str] = field(default_factory=list)  # "Name: value", --cdp / --ws
+    notify: str | None = None  # a command run whenever the session newly needs a human
 
     def session(self) -> Session:
         """A new, not yet started Session; ValueError names a bad name, secret or
@@ -74,7 +76,8 @@ class SessionOptions:
         from ..core import attach_request
         from ..core import Session
         attach = attach_request(self.cdp, self.ws_endpoint, engine=self.browser,
-                                headed=self.headed, browser_path=self.browser_path)
+                                headed=self.headed, browser_path=self.browser_path,
+                                headers=self.remote_headers)
         session = Session(self.name, headed=self.headed, engine=self.browser,
                           browser_path=self.browser_path, attach=attach)
         session.handoff.auto_handoff = self.auto_handoff
@@ -110,6 +113,10 @@ class LiveSession:
         self.recorder: Recorder | None = None
         self.recording_failed: str | None = None  # why, once the recording has failed
         self.session.bus.subscribe(self._note_recording_failed)
+        from ..control.notify import SessionNotifier
+        self.notifier = SessionNotifier(self.session.name, options.notify)
+        if self.notifier.active:  # notify-send (a desktop), --notify CMD: once per need
+            self.session.bus.subscribe(self.notifier.on_event)
         self._server_open = self._session_open = self._closed = False
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -196,6 +203,7 @@ class LiveSession:
             steps.append(("browser session", self.session.close))
         if self.recorder is not None:
             steps.append(("recorder", self.recorder.close))
+        steps.append(("--notify commands", self.notifier.caller.wait))  # none left behind
         self.agent = self.recorder = None
         first: BaseException | None = None
         for what, step in steps:  # each one, even when an earlier one failed

@@ -59,6 +59,15 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
                         help="an agent's command that matches waits for a person to approve "
                              "or deny it (repeatable): a command and a glob over its line or "
                              "its target's name, like click:*Delete* or goto:*checkout*")
+    parser.add_argument("--remote-header", action="append", default=[],
+                        metavar='"NAME: VALUE"',
+                        help="a header sent when attaching with --cdp or --ws-endpoint (a "
+                             "hosted browser's API key, say); repeatable; its value is masked "
+                             "like a secret")
+    parser.add_argument("--notify", metavar="CMD",
+                        help="run CMD (through the shell) whenever the session newly needs a "
+                             "human, with COCKPIT_SESSION, COCKPIT_REASON and COCKPIT_URL in "
+                             "its environment")
     add_log_option(parser)
 
 
@@ -70,7 +79,7 @@ def add_log_option(parser: argparse.ArgumentParser) -> None:
 # The destinations of the session options, for faces that refuse them in some mode.
 SESSION_DESTS = ("session", "headed", "browser", "browser_path", "cdp", "ws_endpoint",
                  "secret", "record", "no_record", "trace", "auto_handoff", "auto_resume",
-                 "allow_domain", "confirm")
+                 "allow_domain", "confirm", "remote_header", "notify")
 
 
 def refuse_unless_default(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -90,7 +99,8 @@ def session_options(args: argparse.Namespace) -> SessionOptions:
         record=Path(args.record) if args.record else None, no_record=args.no_record,
         trace=Path(args.trace) if args.trace else None, auto_handoff=args.auto_handoff,
         auto_resume=args.auto_resume, allow_domains=list(args.allow_domain),
-        confirm=list(args.confirm))
+        confirm=list(args.confirm), remote_headers=list(args.remote_header),
+        notify=args.notify)
 
 
 def live_from_args(args: argparse.Namespace, agent: str | None = None) -> LiveSession:

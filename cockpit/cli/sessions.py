@@ -21,6 +21,10 @@ ASK_TIMEOUT_S = 2.0
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="one JSON array: an object per session")
+    parser.add_argument("--follow", action="store_true",
+                        help="one JSON array a line (session, socket, workspace, pid: nothing "
+                             "asked of the sessions), now and whenever a session starts or "
+                             "ends, until stdin closes (what `watch --host` runs over ssh)")
     parser.add_argument("--timeout", type=float, default=ASK_TIMEOUT_S, metavar="S",
                         help=f"seconds to wait for each session's answer (default "
                              f"{ASK_TIMEOUT_S:g})")
@@ -29,6 +33,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not args.timeout > 0:
         parser.error("--timeout takes a number of seconds above 0, like 2")
+    if args.follow:
+        import asyncio
+        return asyncio.run(follow())
     from ..control import discovery
     found = discovery.live_sessions()
     with ThreadPoolExecutor(max_workers=min(8, len(found)) or 1) as pool:
@@ -41,6 +48,43 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
               f"with `cockpit serve` or `cockpit`")
     else:
         print(table(rows), flush=True)
+    return EXIT_OK
+
+
+def listed() -> str:
+    from ..control import discovery
+    return json.dumps([{"session": info.session, "socket": str(info.socket),
+                        "workspace": info.workspace, "pid": info.pid}
+                       for info in discovery.live_sessions()], ensure_ascii=False)
+
+
+async def follow() -> int:
+    """The live sessions, a line each time the set changes (the socket directory is
+    watched, nothing polled), until stdin ends: the watcher at the other end of an ssh
+    connection has gone."""
+    import asyncio
+    import sys
+
+    from watchfiles import awatch
+
+    from ..control import discovery
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def read_stdin() -> None:
+        if not os.read(sys.stdin.fileno(), 4096):
+            loop.remove_reader(sys.stdin.fileno())
+            stop.set()
+
+    loop.add_reader(sys.stdin.fileno(), read_stdin)
+    directory = discovery.private_dir(create=True)
+    last = listed()
+    print(last, flush=True)
+    async for _ in awatch(directory, stop_event=stop, debounce=50, step=20, recursive=False):
+        now = listed()
+        if now != last:
+            print(now, flush=True)
+            last = now
     return EXIT_OK
 
 

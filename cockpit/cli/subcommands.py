@@ -11,6 +11,7 @@ FACES = {
     "exec": "run one command in a live session and print its result",
     "attach": "open the TUI on a live session started elsewhere",
     "sessions": "list every live session of yours: workspace, browser, control, agent",
+    "watch": "every live session of yours in one view, those that need a human first",
     "web": "the cockpit in a web browser, attached to a live session (with a token)",
     "mcp": "an MCP server (stdio, or HTTP with --port) that is also a live session",
     "demo": "the embedded demo site, with the TUI and the demo agent",

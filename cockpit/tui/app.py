@@ -16,6 +16,7 @@ from textual.message_pump import MessagePump
 from textual.widgets import Footer
 
 from ..core import events as ev
+from ..control.notify import NeedLedger
 from ..core import Event, SessionSurface
 from .agent_pane import AgentPane
 from .event_batcher import EngineBatch, EventBatcher
@@ -103,6 +104,7 @@ class CockpitApp(ControlHandlers):
         self._agent_state = {}
         self._confirm_waiting = []
         self._recording_failed = None
+        self._needs_told = NeedLedger()
         loaded = load_themes()
         self.theme_errors = [str(problem) for problem in loaded.errors]
         for t in loaded.themes.values():

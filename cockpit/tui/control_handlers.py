@@ -12,6 +12,7 @@ from textual import work
 from textual.app import App
 
 from ..core import events as ev
+from ..control.notify import NeedLedger, terminal_call
 from ..core import describe as describe_agent
 from ..core import SessionSurface, join
 from .agent_pane import AgentPane
@@ -33,6 +34,14 @@ class ControlHandlers(App[None]):
     _picture_due: bool
     _recording_failed: str | None  # why the recording failed, once it has
     _confirm_waiting: list[dict[str, Any]]  # agents' commands waiting for a person
+    _needs_told: NeedLedger  # the needs called already (the bell, OSC 9 / 777)
+
+    def write_to_terminal(self, sequence: str) -> None:
+        """A control sequence to the terminal (a desktop notification), through the
+        driver App.bell() writes with; nothing in a headless app."""
+        driver = getattr(self, "_driver", None)
+        if driver is not None and not self.is_headless:
+            driver.write(sequence)
 
     def submit(self, line: str, source: str = "human", typed: bool = False) -> None:
         """Queue a command line (CockpitApp's)."""
@@ -106,12 +115,16 @@ class ControlHandlers(App[None]):
             self._picture_due = True
         elif message.kind == ev.NEEDS_HUMAN and not self.human_has_control:
             status.set(need=f"{data['need']} ({data['detail']})")
-            self.bell()
+            call = self._needs_told.observe(self.session.name, ev.Event(message.kind, data))
+            if call is not None:  # once per need: the bell, OSC 9 and OSC 777
+                self.bell()
+                self.write_to_terminal(terminal_call(call)[1:])
             # one notice at a time: a new need replaces the one shown
             self.query_one(NeedsNotice).show_need(
                 f"NEEDS A HUMAN · {data['need']}: {data['detail']} at {data.get('url', '')}"
                 f" · {key} hands you the browser")
         elif message.kind == ev.NEEDS_CLEARED:
+            self._needs_told.observe(self.session.name, ev.Event(message.kind, data))
             status.set(need="")
             self.query_one(NeedsNotice).hide_need()
         elif message.kind in (ev.CONFIRM_WAITING, ev.CONFIRM_ANSWERED):

@@ -12,7 +12,7 @@ import os
 import re
 import socket
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -65,17 +65,55 @@ class Attach:
 
     kind: str
     endpoint: str
+    # --remote-header: (name, value) sent with the connection (a hosted browser's key);
+    # the values are secrets: never in repr, logs, status or files
+    headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     @property
     def option(self) -> str:
         return "--cdp" if self.kind == CDP else "--ws-endpoint"
 
+    @property
+    def header_dict(self) -> dict[str, str] | None:
+        """The headers as Playwright's connect and connect_over_cdp take them."""
+        return dict(self.headers) if self.headers else None
+
+
+# RFC 9110's token: the characters a header's name may have
+HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+
+def remote_headers(specs: list[str] | tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """`--remote-header "Name: value"` values, checked; ValueError says what is wrong
+    (without the value: it is a secret)."""
+    headers = []
+    for spec in specs:
+        name, colon, value = spec.partition(":")
+        name, value = name.strip(), value.strip()
+        example = '"Name: value" (e.g. "Authorization: Bearer TOKEN")'
+        if not colon:  # the whole of it may be the secret: not repeated
+            raise ValueError(f"--remote-header takes {example}: the one given has no colon")
+        if not HEADER_NAME.match(name):
+            raise ValueError(f"--remote-header takes {example}: {name[:40]!r} is not a "
+                             f"header name")
+        if not value:
+            raise ValueError(f"--remote-header {name}: the value is empty")
+        if any(c in value for c in "\r\n\0"):
+            raise ValueError(f"--remote-header {name}: the value has a line break in it")
+        headers.append((name, value))
+    return tuple(headers)
+
 
 def attach_request(cdp: str | None, ws_endpoint: str | None, *, engine: str = "chromium",
-                   headed: bool = False, browser_path: str | None = None) -> Attach | None:
+                   headed: bool = False, browser_path: str | None = None,
+                   headers: list[str] | tuple[str, ...] = ()) -> Attach | None:
     """None (launch our own browser), or the checked request; ValueError says what is wrong
     with the options, before anything starts."""
+    checked = remote_headers(headers)
     if cdp is None and ws_endpoint is None:
+        if checked:
+            raise ValueError("--remote-header is sent to a browser Cockpit attaches to: give "
+                             "--cdp URL or --ws-endpoint URL with it (or drop it)")
         return None
     if cdp is not None and ws_endpoint is not None:
         raise ValueError("--cdp and --ws-endpoint both name a browser to attach to: give one")
@@ -90,14 +128,14 @@ def attach_request(cdp: str | None, ws_endpoint: str | None, *, engine: str = "c
         if engine != "chromium":
             raise ValueError(f"--cdp attaches to Chrome, Chromium or Edge, not {engine}: drop "
                              "--browser, or use --ws-endpoint for a Playwright server")
-        return Attach(CDP, cdp_endpoint(cdp))
+        return Attach(CDP, cdp_endpoint(cdp), checked)
     assert ws_endpoint is not None
     parts = urlsplit(ws_endpoint.strip())
     if parts.scheme not in ("ws", "wss") or not parts.hostname:
         raise ValueError(f"--ws-endpoint takes a WebSocket URL like ws://127.0.0.1:3000/ID "
                          f"(what `playwright launch-server` or `run-server` prints), not "
                          f"{shown(ws_endpoint)!r}")
-    return Attach(WS, ws_endpoint.strip())
+    return Attach(WS, ws_endpoint.strip(), checked)
 
 
 def cdp_endpoint(value: str) -> str:

@@ -82,6 +82,8 @@ class LaunchPlan:
     kind: str = "local"
     endpoint: str | None = None
     found: str = ""  # --cdp auto: which browser it found, and where
+    # --remote-header: sent with the connection; secrets, never shown (repr=False)
+    headers: dict[str, str] | None = field(default=None, repr=False)
 
     @property
     def owns_browser(self) -> bool:
@@ -247,7 +249,8 @@ def plan_attach(request: attaching.Attach, engine: str = "chromium") -> LaunchPl
         endpoint, found = local.endpoint, local.description
         log.info("--cdp auto: attaching to %s at %s", local.description,
                  attaching.shown(endpoint))
-    return LaunchPlan(engine, None, True, None, [], None, request.kind, endpoint, found)
+    return LaunchPlan(engine, None, True, None, [], None, request.kind, endpoint, found,
+                      request.header_dict)
 
 
 ATTACH_TIMEOUT_MS = 15_000
@@ -262,12 +265,16 @@ async def connect(playwright, plan: LaunchPlan):
     try:
         if plan.kind == attaching.CDP:
             browser = await browser_type.connect_over_cdp(plan.endpoint,
-                                                          timeout=ATTACH_TIMEOUT_MS)
+                                                          timeout=ATTACH_TIMEOUT_MS,
+                                                          headers=plan.headers)
         else:
-            browser = await browser_type.connect(plan.endpoint, timeout=ATTACH_TIMEOUT_MS)
+            browser = await browser_type.connect(plan.endpoint, timeout=ATTACH_TIMEOUT_MS,
+                                                 headers=plan.headers)
     except Exception as exc:  # noqa: BLE001 (said below, without the endpoint's secret part)
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         first = attaching.redact(first, plan.endpoint)
+        for value in (plan.headers or {}).values():  # a server may echo what it was sent
+            first = first.replace(value, "•••")
         hint = ("is the browser running with --remote-debugging-port, and is this its port?"
                 if plan.kind == attaching.CDP else
                 "is the server running (`playwright launch-server`, `playwright "

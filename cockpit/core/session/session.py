@@ -94,6 +94,9 @@ class Session:
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
         self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
+        for header, value in attach.headers if attach else ():  # --remote-header's values
+            self.redactor.shown.add(value, f"<{header} header>")
+            self.redactor.files.add(value, f"<{header} header>")
         self.recording_path: Path | None = None  # where views record it (set by the CLI)
         self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
         self.trace_parts = 0

@@ -1,0 +1,226 @@
+"""`cockpit watch`: every live session of this user in one table, those that need a person
+first; Enter attaches to one (the app ends with its socket; cli/watch.py runs the full
+cockpit on it and comes back here).
+
+The rows come from a Monitor (control/monitor.py), which follows each session's events;
+this view only draws them, and asks the terminal for a call (bell, OSC 9 / 777) when
+the monitor says a session newly needs a person."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.coordinate import Coordinate
+from textual.message import Message
+from textual.widgets import DataTable, Footer, Static
+
+from ..control.monitor import Monitor, SessionRow, age, home
+from ..control.notify import Call, terminal_call
+from .safe import clean
+
+WIDE = 120  # columns from which the workspace, URL and recording get columns of their own
+
+
+class SessionsChanged(Message):
+    """The monitor saw a change; `calls`: sessions that newly need a person."""
+
+    def __init__(self, calls: list[Call]) -> None:
+        super().__init__()
+        self.calls = calls
+
+
+def ring(app: App[Any], calls: list[Call]) -> None:
+    """The terminal's call for each new need: the bell, OSC 9 and OSC 777 (through the
+    app's own output: it owns the terminal)."""
+    driver = getattr(app, "_driver", None)  # what App.bell() writes through
+    if driver is None or app.is_headless:
+        return
+    for call in calls:
+        driver.write(terminal_call(call))
+
+
+def last_command(row: SessionRow, now: float) -> tuple[str, str, str]:
+    """(the line, its age, its result) of the session's last command."""
+    last = row.last
+    if last is None:
+        return "-", "", ""
+    if last.finished is None:
+        return clean(last.line), age(now - last.started), "running"
+    result = "ok" if last.ok else f"failed: {last.error or '?'}"
+    return clean(last.line), age(now - last.finished), clean(result)
+
+
+def control_text(row: SessionRow) -> str:
+    if row.control == "human":
+        return f"human ({row.control_reason})" if row.control_reason else "human"
+    if row.control == "held":
+        return f"held ({row.control_reason})" if row.control_reason else "held"
+    return "agent"
+
+
+class WatchApp(App[str | None]):
+    """The table of sessions. Ends with the socket of the session to attach to (Enter),
+    or None (q, Ctrl+Q)."""
+
+    TITLE = "Cockpit watch"
+    CSS = """
+    #banner { height: 1; padding: 0 1; background: $panel; }
+    #banner.-needs { background: $error; color: $background; text-style: bold; }
+    #sessions { height: 1fr; }
+    #detail { height: auto; max-height: 6; padding: 0 1; border-top: solid $secondary; }
+    """
+    BINDINGS = [
+        Binding("enter", "attach", "Attach", id="watch.attach", priority=True),
+        Binding("q", "quit_watch", "Quit", id="watch.quit"),
+        Binding("ctrl+q", "quit_watch", "Quit", id="watch.quit.ctrl", priority=True,
+                show=False),
+    ]
+
+    def __init__(self, monitor: Monitor, *, select: str | None = None) -> None:
+        super().__init__()
+        self.monitor = monitor
+        self.selected = select  # the socket of the row under the cursor, kept on redraws
+        self._wide: bool | None = None
+        self._placed: str | None = None  # the row redraw put the cursor on
+        self.calls_made: list[Call] = []  # every call this view asked the terminal for
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="banner")
+        yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+        yield Static(id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._unsubscribe = self.monitor.subscribe(self._changed)
+        self.set_interval(1.0, self.redraw)  # the ages move on; nothing is asked of anyone
+        self.redraw()
+        self.query_one(DataTable).focus()
+
+    def _changed(self, calls: list[Call]) -> None:
+        self.post_message(SessionsChanged(calls))
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+
+    def on_sessions_changed(self, message: SessionsChanged) -> None:
+        if message.calls:
+            self.calls_made.extend(message.calls)
+            ring(self, message.calls)
+        self.redraw()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.redraw)  # once the screen has its new size
+
+    # --- drawing ------------------------------------------------------------------------
+    def _columns(self, table: DataTable[Any], wide: bool) -> None:
+        table.clear(columns=True)
+        names = (["NEEDS A HUMAN", "SESSION", "BROWSER", "CONTROL", "AGENT", "LAST COMMAND",
+                  "AGE", "RESULT", "REC", "WORKSPACE"] if wide else
+                 ["NEED", "SESSION", "CONTROL", "AGENT", "LAST COMMAND", "RESULT"])
+        for name in names:
+            table.add_column(name, key=name)
+        self._wide = wide
+
+    def cells(self, row: SessionRow, now: float, wide: bool) -> list[Any]:
+        """One row's cells: at 80 columns the essentials (the need's kind, the result
+        with its age); the rest is in the detail lines under the table."""
+        line, when, result = last_command(row, now)
+        failed = result.startswith("failed")
+        if row.needs_person:
+            need = Text(f"! {clean(row.why() if wide else row.need['kind'] if row.need else '')}",
+                        style="bold red")
+        else:
+            need = Text("(a person has it)" if wide and row.control == "human" else "")
+        if not wide:
+            short = "failed" if failed else result
+            return [need, _cut(clean(row.session), 14), _cut(control_text(row), 9),
+                    _cut(clean(row.agent), 10), _cut(line, 18),
+                    Text(f"{short} {when}".strip(), style="red" if failed else "")]
+        return [need, clean(row.session), row.browser, control_text(row), clean(row.agent),
+                _cut(line, 40), when, Text(_cut(result, 30), style="red" if failed else ""),
+                Text("failed", style="red") if row.recording.startswith("failed") else
+                row.recording, clean(home(row.workspace))]
+
+    def redraw(self) -> None:
+        tables = self.query(DataTable)
+        if not tables:  # a change that came as the watch was closing: nothing to draw
+            return
+        table = tables.first()
+        wide = self.size.width >= WIDE
+        if wide != self._wide:
+            self._columns(table, wide)
+        else:
+            table.clear()
+        rows = self.monitor.rows()
+        now = time.time()
+        for row in rows:
+            table.add_row(*self.cells(row, now, wide), key=row.socket)
+        needing = sum(r.needs_person for r in rows)
+        banner = self.query_one("#banner", Static)
+        banner.set_class(needing > 0, "-needs")
+        notes = "".join(f" · {where}: {problem}" for where, problem in
+                        self.monitor.notes.items())
+        banner.update(Text(clean(
+            (f"{needing} NEED A HUMAN · " if needing else "") +
+            f"{len(rows)} live session(s) · Enter attaches, Escape comes back · q quits"
+            if rows else "no live sessions of yours yet: start one with `cockpit serve` or "
+                         "`cockpit`; they appear here as they start") + notes))
+        # the cursor stays on the session a person moved it to; else on the first row,
+        # the one that most needs a person
+        index = next((i for i, r in enumerate(rows) if r.socket == self.selected), 0)
+        if rows:
+            self._placed = rows[index].socket
+            table.move_cursor(row=index)
+        self._show_detail(rows[index] if rows else None)
+
+    def _socket_at(self, index: int) -> str | None:
+        table = self.query_one(DataTable)
+        try:
+            key = table.coordinate_to_cell_key(Coordinate(index, 0)).row_key
+        except Exception:  # noqa: BLE001  an empty or redrawn table: no row there
+            return None
+        return str(key.value) if key.value is not None else None
+
+    def _show_detail(self, row: SessionRow | None) -> None:
+        detail = self.query_one("#detail", Static)
+        if row is None:
+            detail.update("")
+            return
+        lines = [f"{row.session} · {home(row.workspace)} · pid {row.pid} · {row.tabs} tab(s) "
+                 f"· {row.url or 'no page'}"]
+        if row.need:
+            lines.append(f"NEEDS A HUMAN: {row.why()} at {row.need.get('url') or row.url}")
+        browser = row.browser + (f" {row.endpoint}" if row.endpoint else "")
+        lines.append(f"browser {browser} · control {control_text(row)} · agent {row.agent} · "
+                     f"recording {row.recording_path or row.recording}")
+        if row.error:
+            lines.append(row.error)
+        detail.update(Text("\n".join(clean(line) for line in lines)))
+
+    def on_data_table_row_highlighted(self, message: DataTable.RowHighlighted) -> None:
+        key = message.row_key.value
+        if key is not None and key != self._placed:  # moved by a person, not by redraw
+            self.selected = self._placed = str(key)
+            row = next((r for r in self.monitor.rows() if r.socket == self.selected), None)
+            self._show_detail(row)
+
+    # --- keys ---------------------------------------------------------------------------
+    def action_attach(self) -> None:
+        table = self.query_one(DataTable)
+        if not table.row_count or table.cursor_row is None:
+            self.bell()
+            return
+        socket = self._socket_at(table.cursor_row)
+        if socket is not None:
+            self.exit(socket)
+
+    def action_quit_watch(self) -> None:
+        self.exit(None)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"

@@ -1,0 +1,151 @@
+"""`cockpit watch` with many sessions (run by hand): python tests/bench/bench_watch.py [N] [S]
+
+Starts N `cockpit serve` sessions (default 10) on the demo site, each driven by a loop of
+`cockpit exec` commands for S seconds (default 20), and a Monitor and WatchApp (headless,
+200x50) following them all. Reports:
+  - event delivery: from a command's `command.finished` in its session to the watch
+    having it (p50, p95, max), over every command of every session;
+  - redraw: the watch's table redrawn with N rows (p50, p95), the work behind each
+    update and each second's tick;
+  - keystroke echo: a cursor key pressed in the watch to the table's cursor having moved
+    (p50, p95), while the sessions run;
+  - memory: the resident memory of each session's process (its browser apart), median.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cockpit.core.base.events import Event
+from cockpit.demo.server import DemoSite
+
+
+def quantiles(values: list[float]) -> str:
+    if not values:
+        return "none"
+    values = sorted(values)
+    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
+    return (f"p50 {statistics.median(values):.1f} ms, p95 {p95:.1f} ms, max {values[-1]:.1f} ms "
+            f"({len(values)})")
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def main(count: int, seconds: float) -> None:
+    rundir = tempfile.mkdtemp(prefix="bw", dir="/tmp")
+    os.chmod(rundir, 0o700)
+    os.environ["XDG_RUNTIME_DIR"] = rundir
+    from test_watch import Served
+
+    from cockpit.control.monitor import Monitor
+    from cockpit.tui.watch import WatchApp
+    work = Path(tempfile.mkdtemp(prefix="bench-watch-"))
+    env = {**os.environ, "COCKPIT_STATE_DIR": str(work / "state")}
+    with DemoSite() as site:
+        sessions = [Served(f"s{i}", env, work) for i in range(count)]
+        try:
+            for served in sessions:
+                served.wait_live()
+            delivery: list[float] = []
+            monitor = await Monitor().start()
+            original = monitor.feed_changed
+
+            def timed(feed, event: Event | None) -> None:
+                if event is not None and event.kind == "command.finished":
+                    delivery.append((time.time() - event.time) * 1000)
+                original(feed, event)
+
+            monitor.feed_changed = timed  # type: ignore[method-assign]
+            app = WatchApp(monitor)
+            stop = threading.Event()
+
+            def drive(served) -> None:
+                pages = ["/", "/reference", "/playground"]
+                i = 0
+                while not stop.is_set():
+                    subprocess.run([sys.executable, "-m", "cockpit", "exec", "--session",
+                                    served.name, "goto", site.url + pages[i % 3]], env=env,
+                                   cwd=work, capture_output=True, timeout=60)
+                    i += 1
+
+            redraws: list[float] = []
+            echoes: list[float] = []
+            lags: list[float] = []
+
+            async def loop_lag() -> None:  # how late the loop runs what is due
+                while True:
+                    due = time.perf_counter() + 0.01
+                    await asyncio.sleep(0.01)
+                    lags.append((time.perf_counter() - due) * 1000)
+
+            lagging = asyncio.ensure_future(loop_lag())
+            async with app.run_test(size=(200, 50)):
+                print("sessions live; the watch connects", file=sys.stderr, flush=True)
+                while len([r for r in monitor.rows() if r.connected]) < count:
+                    await asyncio.sleep(0.1)
+                print("the watch follows them all; driving", file=sys.stderr, flush=True)
+                drivers = [threading.Thread(target=drive, args=(s,), daemon=True)
+                           for s in sessions]
+                for driver in drivers:
+                    driver.start()
+                end = time.monotonic() + seconds
+                from textual import events
+                from textual.widgets import DataTable
+                table = app.query_one(DataTable)
+                key = "down"
+                while time.monotonic() < end:
+                    start = time.perf_counter()
+                    app.redraw()
+                    redraws.append((time.perf_counter() - start) * 1000)
+                    before = table.cursor_row
+                    start = time.perf_counter()
+                    app.post_message(events.Key(key, None))  # as the terminal's driver does
+                    moved_by = time.monotonic() + 5
+                    while table.cursor_row == before and time.monotonic() < moved_by:
+                        await asyncio.sleep(0.001)
+                    echoes.append((time.perf_counter() - start) * 1000)
+                    key = "up" if table.cursor_row == count - 1 else \
+                        "down" if table.cursor_row == 0 else key
+                    await asyncio.sleep(0.2)
+                stop.set()
+                for driver in drivers:
+                    driver.join(60)
+            lagging.cancel()
+            await monitor.close()
+            memory = [rss_kb(s.process.pid) / 1024 for s in sessions]
+        finally:
+            for served in sessions:
+                served.stop()
+            import shutil
+            shutil.rmtree(rundir, ignore_errors=True)
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"{count} sessions, {seconds:g} s of commands")
+    print(f"event delivery (command.finished -> watch): {quantiles(delivery)}")
+    print(f"redraw of {count} rows: {quantiles(redraws)}")
+    print(f"event loop lag: {quantiles(lags)}")
+    print(f"keystroke echo (cursor key -> cursor moved): {quantiles(echoes)}")
+    print(f"session process memory (RSS, browser apart): median "
+          f"{statistics.median(memory):.0f} MiB")
+
+
+if __name__ == "__main__":
+    import signal
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the sessions are stopped
+    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10,
+                     float(sys.argv[2]) if len(sys.argv) > 2 else 20))
