@@ -25,6 +25,7 @@ from .events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from .handoff import Handoff
 from .holds import AgentHolds
+from .live.input import register_point_engine
 from .logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
 from .parser import command_of
 from .recovery import Recovery, kill_browser
@@ -124,6 +125,7 @@ class Session:
             # after the launch: registering reaches the contexts that exist (an attached
             # browser's own), and later ones (a relaunch) get it when they are made
             await changes.register_ref_engine(playwright)
+            await register_point_engine(playwright)
             self.headed = not self.plan.headless  # an attached browser says what it is
         except BaseException:
             await playwright.stop()
