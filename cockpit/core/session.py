@@ -26,6 +26,7 @@ from .deadline import Deadlines, timeout_from_env
 from .handoff import Handoff
 from .holds import AgentHolds
 from .live.input import register_point_engine
+from .live.screencast import LiveView
 from .logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
 from .parser import command_of
 from .recovery import Recovery, kill_browser
@@ -97,6 +98,8 @@ class Session:
         self.switching = False  # relaunching the browser (handoff): its old pages close
         self.held_pages: list | None = None  # new pages no tab adopts (core/recycle.py)
         self.handoff = Handoff(self)
+        # the active tab's picture as it paints, while a view watches (core/live/)
+        self.live_view = LiveView(lambda: self.active.page if self.active else None, self.bus)
         self.recovery = Recovery(self)  # a hung, crashed or killed browser comes back
         self.closing = False
         self.deadlines = Deadlines(self)  # no command runs past its deadline
@@ -149,6 +152,7 @@ class Session:
 
     async def close(self) -> None:
         self.closing = True  # its pages and browser now close on purpose: nothing to revive
+        await self.live_view.close()
         await self.handoff.close()
         with tolerated("saving the trace", log):  # a stopped browser never answers
             await asyncio.wait_for(self.stop_trace(), CLOSE_S)
