@@ -36,6 +36,10 @@ class ControlHandlers(App[None]):
         """Queue a command line (CockpitApp's)."""
         raise NotImplementedError
 
+    def live_changed(self) -> None:
+        """The live pictures follow who has control (CockpitApp's)."""
+        raise NotImplementedError
+
     def on_agent_changed(self, message: AgentChanged) -> None:
         data = message.data
         if message.kind == ev.AGENT_STATE:
@@ -112,6 +116,8 @@ class ControlHandlers(App[None]):
         elif message.kind == ev.NEEDS_CLEARED:
             status.set(need="")
             self.query_one(NeedsNotice).hide_need()
+        if message.kind in (ev.HANDOFF, ev.RESUMED):
+            self.live_changed()
         self._show_agent()
 
     def sync_control(self) -> None:
@@ -124,6 +130,7 @@ class ControlHandlers(App[None]):
                 self.query_one(StatusBar).set(need=f"{need['kind']} ({need['detail']})")
             return
         self.human_has_control = True
+        self.live_changed()
         self.query_one(NeedsNotice).hide_need()
         self.query_one(StatusBar).set(
             control=f"HUMAN ({control.get('reason') or 'handed over'}; "

@@ -46,6 +46,7 @@ GRID = """
 </div>
 <button id="verify" style="position:absolute;left:40px;top:440px">Verify</button>
 <p id="status" style="position:absolute;left:40px;top:470px">Not verified</p>
+<input id="note" aria-label="Note" style="position:absolute;left:40px;top:520px">
 <script>
   for (const tile of document.querySelectorAll('.tile'))
     tile.addEventListener('click', () => {

@@ -45,7 +45,7 @@ async def test_frames_come_while_watched_when_the_page_paints_and_stop_after(s, 
         await until(lambda: view.source == "screencast" and frames)
         for rgb in [(200, 30, 30), (30, 200, 30), (30, 30, 200)]:  # each acked: all come
             await paint(s, rgb)
-            await until(lambda: near(colour_of(frames[-1]), rgb))
+            await until(lambda rgb=rgb: near(colour_of(frames[-1]), rgb))
         last = frames[-1]
         assert (last.css_width, last.css_height) == (s.active.page.viewport_size["width"],
                                                      s.active.page.viewport_size["height"])

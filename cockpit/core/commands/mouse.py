@@ -143,3 +143,22 @@ def _line(action: str, points: list[tuple[float, float]], values: list[float], b
     if action == "wheel":
         return f"scrolled the wheel by {_said(values[0])},{_said(values[1])} at {at(0)}"
     return f"dragged from {at(0)} to {at(1)}"
+
+
+@command("live", "visual", "Follow the page live in the cockpit's Page pane and zoom "
+         "(on, off; none: switch).",
+         args=(Arg("state", "on or off (default: the other one)", choices=("on", "off"),
+                   optional=True),),
+         details="The picture then follows the page as it paints (Chromium's screencast; "
+                 "periodic screenshots elsewhere), also without a command run; while the "
+                 "human has control it always does. In a zoom, while the human has control "
+                 "(a handoff, F10), the mouse and keys on the picture act on the page as "
+                 "`mouse` and `press` commands. Outside the TUI it says who watches.",
+         examples=("live", "live on"), read_only=True, needs_tab=False, never_held=True)
+async def live(ctx, a) -> Outcome:
+    view = ctx.session.live_view
+    how = f" ({view.source})" if view.source else ""
+    watching = f"{view.watchers} view{'' if view.watchers == 1 else 's'} watch the page" \
+        f"{how}"
+    return Outcome(f"live view: {a.state or 'switched'}; {watching}",
+                   {"live": a.state, "watchers": view.watchers, "source": view.source})
