@@ -96,7 +96,8 @@ class ControlHandlers(App[None]):
             status.set(control=f"HUMAN ({data['reason']}; {key} resumes)", need="",
                        mode="headed" if data["mode"] != "terminal" else "headless")
             where = {"window": "in the browser window", "headed": "in the browser window",
-                     "terminal": "here, with typed commands"}.get(data["mode"], "")
+                     "terminal": "here: typed commands, or the mouse and keys on the "
+                                 "live zoom (`zoom`)"}.get(data["mode"], "")
             self.notify(f"you have control {where}; {key} or `resume` gives it back",
                         title="Handoff", timeout=10, markup=False)
         elif message.kind == ev.RESUMED:

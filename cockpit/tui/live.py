@@ -195,8 +195,8 @@ class LivePicture(HalfBlocks):
         self._scrolled(event, -1)
 
     def on_key(self, event: events.Key) -> None:
-        if event.key in OURS or not self._may():
-            return  # the screen's and the app's keys (Escape leaves, F10 gives back)
+        if event.key in OURS or not self.allowed():
+            return  # the screen's and the app's keys (Escape leaves, F10, l, t, r)
         line = press_line(event)
         if line is None:
             return

@@ -13,6 +13,8 @@ from live_pages import BUS_TILES, grid_url, slider_url, status_of, tile_centre
 from test_tui import app_for, log_rows, type_command, until
 
 from cockpit.tui import live
+from cockpit.tui.app import CockpitApp
+from cockpit.tui.picture import PicturePane
 from cockpit.tui.live import LivePicture
 from cockpit.tui.live_zoom import LiveZoomScreen
 
@@ -71,7 +73,13 @@ async def test_the_slider_is_dragged_to_the_end_on_the_live_zoom(s, base, monkey
             await until(pilot, lambda: s.live_view.frames > frames)  # it painted: a frame
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, LiveZoomScreen))
-            assert s.live_view.watchers == 0 or app.human_has_control  # the pane may watch
+            assert s.live_view.watchers == 0  # (pictures are off in the pane: none watch)
+            # F10 gives it back: the agent is told what the human changed
+            await pilot.press("f10")
+            await until(pilot, lambda: log_rows(app)[-1][2] == "resume"
+                        and log_rows(app)[-1][3] == "ok")
+            said = app.query_one("CommandLog").rows[-1].output
+            assert "Commands they typed: 1" in said and '"Verified"' in said, said
     finally:
         if s.handoff.active:
             await s.run("resume")
@@ -125,3 +133,28 @@ def scroll_down(picture, cell: tuple[int, int]) -> None:
     """One notch of the wheel over a cell of the picture, as the terminal reports it."""
     picture.post_message(events.MouseScrollDown(picture, cell[0], cell[1], 0, 0, 0, False,
                                                 False, False))
+
+
+async def test_live_makes_the_page_pane_and_the_zoom_follow_the_page(s, base):
+    """`live` (and l) without control: the pane shows each paint without a command, the
+    zoom follows too, and its picture stays watch-only."""
+    await ok(s, f"goto {slider_url(base)}")
+    app = CockpitApp(s, pictures=True)
+    async with app.run_test(size=(200, 50)) as pilot:
+        pane = app.query_one(PicturePane)
+        await type_command(pilot, "live")
+        await until(pilot, lambda: app.live_mode and s.live_view.watchers == 1)
+        await until(pilot, lambda: pane.updates > 0)
+        assert pane.border_title == "Page · live"
+        shown = pane.updates
+        await s.active.page.evaluate("document.body.style.background = 'rgb(250,200,0)'")
+        await until(pilot, lambda: pane.updates > shown)  # no command ran: a frame came
+        screen, picture = await zoomed(pilot, app)
+        assert screen.feed.running and "LIVE" in title(screen) and "watch-only" in title(screen)
+        await pilot.click(picture, offset=cell_of(picture, 60, 140))
+        await pilot.pause(0.6)
+        assert screen.sent == []  # watch-only
+        await pilot.press("l")  # live off, from the zoom
+        await until(pilot, lambda: not app.live_mode and not screen.feed.running)
+        await pilot.press("escape")
+        await until(pilot, lambda: s.live_view.watchers == 0)
