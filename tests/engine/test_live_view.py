@@ -104,3 +104,19 @@ async def test_without_cdp_screenshots_are_handed_on_when_they_change(s, base, m
     finally:
         stop()
         await view.close()
+
+
+async def test_frames_go_on_after_a_navigation_to_another_site(s, base, site):
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        await until(lambda: frames)
+        other = site.url.replace("127.0.0.1", "localhost")  # another site: another process
+        await ok(s, f"goto {other}/")
+        await ok(s, f"goto {base}{STILL}")
+        await paint(s, (20, 220, 220))
+        await until(lambda: near(colour_of(frames[-1]), (20, 220, 220)))
+    finally:
+        stop()
