@@ -21,6 +21,8 @@ from ..control.async_client import AsyncCockpit
 from ..control.client import READ_LIMIT, hello
 from ..control.discovery import LiveInfo
 from ..control.protocol import encode
+from ..core import commands  # noqa: F401  (the registry command_of reads)
+from ..core.parser import command_of
 from ..core.shell_words import join
 
 log = logging.getLogger("cockpit")
@@ -227,7 +229,8 @@ async def _act(session: AsyncCockpit, ws: Any, state: dict[str, Any], data: str)
         return
     if line is None:
         return
-    if not line.startswith(("handoff", "resume")):
+    spec = command_of(line)
+    if spec is None or not spec.needs_person:  # a handoff and a resume need no control
         handoff = ((await session.state()).get("status") or {}).get("handoff") or {}
         state["human"] = bool(handoff.get("human_has_control"))
         if not state["human"]:  # watch-only: the agents have the browser
