@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import logging
+import time
 from typing import Any, Awaitable, Callable
+
+from . import wire
+
+log = logging.getLogger("cockpit")
 
 
 async def stream_frames(session: Any, send: Callable[[dict[str, Any]], Awaitable[None]],
@@ -38,3 +44,71 @@ async def stream_frames(session: Any, send: Callable[[dict[str, Any]], Awaitable
                                   "css_height": frame.css_height, "source": frame.source}})
     finally:
         unsubscribe()
+
+
+class RemoteLiveView:
+    """A live session's frames in another process (`cockpit attach`), as the session's
+    own LiveView gives them: one `frames` stream over the socket while anyone watches."""
+
+    def __init__(self, info: Any) -> None:
+        self.info = info
+        self._listeners: list[Callable[[Any], None]] = []
+        self._task: asyncio.Task | None = None
+        self.latest: Any = None
+        self.frames = 0
+
+    @property
+    def watchers(self) -> int:
+        return len(self._listeners)
+
+    def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]:
+        self._listeners.append(listener)
+        if self.latest is not None:
+            listener(self.latest)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        return lambda: self._unsubscribe(listener)
+
+    def _unsubscribe(self, listener: Callable[[Any], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+        if not self._listeners and self._task is not None:
+            self._task.cancel()  # the stream ends: the session stops its screencast
+            self._task = None
+
+    async def close(self) -> None:
+        self._listeners.clear()
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _run(self) -> None:
+        from ..core.live.screencast import Frame
+        from .client import READ_LIMIT, hello
+        from .protocol import encode
+        reader, writer = await asyncio.open_unix_connection(self.info.socket,
+                                                            limit=READ_LIMIT)
+        try:
+            writer.write(hello(self.info, "attach-frames"))
+            await reader.readline()  # the welcome
+            writer.write(encode({"id": 1, "op": "frames"}))
+            await writer.drain()
+            while line := await reader.readline():
+                got = wire.loads(line).get("frame")
+                if not got:
+                    continue
+                frame = Frame(base64.b64decode(got["jpeg"]), got["width"], got["height"],
+                              got["css_width"], got["css_height"], time.perf_counter(),
+                              got.get("source", "screencast"))
+                self.latest = frame
+                self.frames += 1
+                for listener in list(self._listeners):
+                    try:
+                        listener(frame)
+                    except Exception:  # a broken view must not stop the others' pictures
+                        log.exception("a live view listener failed")
+        except OSError as exc:  # the session went: no more frames
+            log.info("live frames from %s ended: %s", self.info.session, exc)
+        finally:
+            writer.close()

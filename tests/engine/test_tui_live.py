@@ -158,3 +158,32 @@ async def test_live_makes_the_page_pane_and_the_zoom_follow_the_page(s, base):
         await until(pilot, lambda: not app.live_mode and not screen.feed.running)
         await pilot.press("escape")
         await until(pilot, lambda: s.live_view.watchers == 0)
+
+
+async def test_an_attached_cockpit_follows_the_page_through_the_socket(live, s, base):
+    """`cockpit attach`: the zoom gets the session's screencast frames over the control
+    socket (the `frames` op), as they paint; its stream ends when the zoom closes."""
+    from cockpit.control.remote_session import RemoteSession
+    await ok(s, f"goto {slider_url(base)}")
+    remote = await RemoteSession(socket_path=str(live.socket)).start()
+    app = CockpitApp(remote, pictures=False)
+    try:
+        async with app.run_test(size=(200, 50)) as pilot:
+            await type_command(pilot, "live")
+            await until(pilot, lambda: app.live_mode)
+            _, picture = await zoomed(pilot, app)
+            await until(pilot, lambda: remote.live_view.frames > 0 and s.live_view.watchers)
+            seen = remote.live_view.frames
+            await s.active.page.evaluate("document.body.style.background = 'rgb(0,90,250)'")
+            await until(pilot, lambda: remote.live_view.frames > seen)
+            await until(pilot, lambda: picture.image is not None
+                        and _close(picture.image, (0, 90, 250)))
+            await pilot.press("escape")
+            await until(pilot, lambda: s.live_view.watchers == 0)
+    finally:
+        await remote.close()
+
+
+def _close(image, rgb) -> bool:
+    got = image.getpixel((image.width - 3, image.height - 3))
+    return all(abs(a - b) <= 12 for a, b in zip(got, rgb))
