@@ -86,7 +86,8 @@ def exported(line: str, under: Any, registry: Registry,
         if within is not None:
             out.append(f"box = {locator(within, targets)}.bounding_box()")
             offsets = numbers
-        elif element is not None and as_ref("@" + str(element.get("ref"))):
+        elif element is not None and as_ref("@" + str(element.get("ref"))) and (
+                element.get("name") or element.get("label")):  # a nameless one: by place
             ref = str(element["ref"])
             out.append(f"box = {locator('@' + ref, {ref: element})}.bounding_box()")
             dx, dy = float(element["dx"]), float(element["dy"])

@@ -127,9 +127,9 @@ def _line(action: str, points: list[tuple[float, float]], values: list[float], b
           count: int | None, under: list[dict[str, Any] | None]) -> str:
     def at(i: int) -> str:
         x, y = points[i]
-        element = under[i]
-        what = f" on {element['role']}" + (f' "{element["name"]}"' if element["name"] else
-                                           "") if element else ""
+        element = under[i]  # said when it has a name: "on main" tells nobody anything
+        named = element and (element.get("name") or element.get("label"))
+        what = f' on {element["role"]} "{named}"' if element and named else ""
         return f"{_said(x)},{_said(y)}{what}"
     pressed = "" if button == "left" else f" ({button} button)"
     if action == "move":

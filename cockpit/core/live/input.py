@@ -23,7 +23,8 @@ LOOKUP_MS = 1000  # the element was there a moment ago: past this, recorded with
 POINT_ENGINE = "cockpit-point"
 # `cockpit-point=X Y`: the element at that point of the viewport, or its nearest ancestor,
 # that Playwright's last snapshot named (it carries `_ariaRef`, which only the isolated
-# world of a content script sees): what a `mouse` step acted on.
+# world of a content script sees) with a role it can be found by again (not a generic
+# <div>, which `get_by_role` never finds): what a `mouse` step acted on.
 POINT_ENGINE_JS = r"""{
   queryAll(root, text) {
     const [x, y] = text.split(' ').map(Number);
@@ -31,7 +32,7 @@ POINT_ENGINE_JS = r"""{
     let e = doc.elementFromPoint(x, y);
     while (e) {
       const mark = e._ariaRef;
-      if (mark && mark.role !== 'none' && mark.role !== 'presentation') return [e];
+      if (mark && !['none', 'presentation', 'generic'].includes(mark.role)) return [e];
       const top = e.getRootNode();
       e = e.parentElement || (top instanceof ShadowRoot ? top.host : null);
     }
