@@ -7,6 +7,7 @@ place on it, and export writes `page.mouse.*` at the element's box."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from ..errors import CommandError, UsageError
@@ -91,7 +92,9 @@ async def mouse(ctx, a) -> Outcome:
                                              else [])
     else:
         points = [position(page)]
-    under = [await element_at(ctx.needs_tab(), x, y) for x, y in points]
+    # asked before acting (the action may change what is there); a drag's two at once
+    under = list(await asyncio.gather(*(element_at(ctx.needs_tab(), x, y)
+                                        for x, y in points)))
     if action == "move":
         await mouse_.move(*points[0])
     elif action == "click":
@@ -160,5 +163,5 @@ async def live(ctx, a) -> Outcome:
     how = f" ({view.source})" if view.source else ""
     watching = f"{view.watchers} view{'' if view.watchers == 1 else 's'} watch the page" \
         f"{how}"
-    return Outcome(f"live view: {a.state or 'switched'}; {watching}",
+    return Outcome(f"live view in the cockpit: {a.state or 'switched'}; {watching}",
                    {"live": a.state, "watchers": view.watchers, "source": view.source})
