@@ -52,17 +52,21 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.theme:
         command += ["--theme", args.theme]
     try:
-        return asyncio.run(serve(shlex.join(command), info.session, args.host, args.port))
+        return asyncio.run(serve(shlex.join(command), info.session, args.host, args.port,
+                                 info))
     except OSError as exc:  # the port is taken, the address is not ours
         return failed(FACE, f"cannot listen on {args.host}:{args.port}: {exc}", EXIT_USAGE)
 
 
-def guarded_server(command: str, token: str, title: str) -> Any:
+def guarded_server(command: str, token: str, title: str, info: Any = None) -> Any:
     """A textual-serve Server whose page wants `?token=` and whose websocket has the
-    token in its path; everything else but its static files is refused."""
+    token in its path; everything else but its static files is refused. With the live
+    session's `info`, the page shows it live beside the terminal (web_live.py)."""
     import aiohttp_jinja2
     from aiohttp import web
     from textual_serve.server import Server
+
+    from .web_live import PAGE, PANEL, live_socket
 
     def matches(given: str) -> bool:
         return hmac.compare_digest(given.encode(), token.encode())
@@ -71,6 +75,10 @@ def guarded_server(command: str, token: str, title: str) -> Any:
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
             app.router.add_get("/ws/{token}", self.handle_websocket)
+            if info is not None:  # the page, live, beside the terminal
+                app.router.add_get("/live", live_page)
+                app.router.add_get("/live/ws/{token}",
+                                   lambda request: live_socket(request, info))
             app.middlewares.append(guard)
             return app
 
@@ -88,6 +96,9 @@ def guarded_server(command: str, token: str, title: str) -> Any:
             context["app_websocket_url"] = f"{ws}://{request.host}/ws/{token}"
             context["config"]["static"]["url"] = f"{here}/static/"
             response = aiohttp_jinja2.render_template("app_index.html", request, context)
+            if info is not None and response.text is not None:
+                response.text = response.text.replace(
+                    "</body>", PANEL.replace("{token}", token) + "</body>", 1)
             response.headers["Cache-Control"] = "no-store"  # it holds the token
             response.headers["Referrer-Policy"] = "no-referrer"
             return response
@@ -96,20 +107,24 @@ def guarded_server(command: str, token: str, title: str) -> Any:
     async def guard(request: web.Request, handler: Any) -> web.StreamResponse:
         if request.path.startswith("/static/"):
             return await handler(request)
-        given = request.match_info.get("token") if request.path.startswith("/ws/") \
-            else request.query.get("token")
+        given = request.match_info.get("token") if request.path.startswith(
+            ("/ws/", "/live/ws/")) else request.query.get("token")
         if given is None or not matches(given):
             raise web.HTTPForbidden(text="cockpit web: this needs the token of the URL "
                                          "`cockpit web` printed (…/?token=...)\n")
         return await handler(request)
 
+    async def live_page(request: web.Request) -> web.Response:
+        return web.Response(text=PAGE, content_type="text/html", headers={
+            "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+
     return Guarded(command, title=title)
 
 
-async def serve(command: str, session: str, host: str, port: int) -> int:
+async def serve(command: str, session: str, host: str, port: int, info: Any = None) -> int:
     from aiohttp import web
     token = secrets.token_urlsafe(24)
-    server = guarded_server(command, token, f"Cockpit: {session}")
+    server = guarded_server(command, token, f"Cockpit: {session}", info)
     runner = web.AppRunner(await server._make_app(), handle_signals=False)
     await runner.setup()
     try:
@@ -120,7 +135,8 @@ async def serve(command: str, session: str, host: str, port: int) -> int:
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else shown
         print(f"cockpit web: session {session!r} at http://{shown}:{bound}/?token={token}"
               f"\n  each visitor gets an attached cockpit (commands typed there run as "
-              f"human); Ctrl+C stops", flush=True)
+              f"human), with the page live beside it (alone: /live?token=...); "
+              f"Ctrl+C stops", flush=True)
         from .live import stop_signals
         with stop_signals() as stop:
             await stop.wait()

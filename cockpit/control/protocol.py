@@ -13,9 +13,11 @@
     server: {"id": 3, "ok": true, "output": "agent paused"}
     client: {"id": 4, "op": "picture", "target": "@e7"}    one element's PNG (zoom)
     server: {"id": 4, "ok": true, "data": {"png": "BASE64..."}}
+    client: {"id": 5, "op": "frames"}     the live picture (control/frames.py)
+    server: {"id": 5, "ok": true} then {"frame": {"jpeg": "BASE64...", "css_width": ...}}
     ops: run (the default when "command" is given), subscribe, state, picture, ping,
     refs (the active tab's refs for the page it shows now), agent (pause, resume, stop,
-    start or restart the session's agent)
+    start or restart the session's agent), frames (the page's picture as it paints)
 
 Standard library only, and little of it: `cockpit exec` imports this on every agent step
 (the JSON is wire.py's, and `math` is left out too: a library to load for one check).
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 PROTOCOL = 2
 MAX_REQUEST = 1 << 20  # bytes in one request line
 SOURCES = SENT_BY_CLIENTS  # core/base/sources.py
-OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent")
+OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent", "frames")
 FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels", "action",
           "target", "cwd"}
 AGENT_ACTIONS = ("pause", "resume", "stop", "start", "restart")  # core.agent.ACTIONS

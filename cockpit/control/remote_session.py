@@ -15,6 +15,7 @@ from typing import Any
 
 from .async_client import AsyncCockpit
 from .client import Unreachable
+from .frames import RemoteLiveView
 from ..core import events as ev
 from ..core import REGISTRY, Event, EventBus, RefInfo, Result
 
@@ -54,6 +55,7 @@ class RemoteSession:
                                        "tabs": [], "refs": [], "secrets": []}
         self._dirty = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
+        self.live_view = RemoteLiveView(self.client.info)  # the page as it paints
 
     async def start(self) -> RemoteSession:
         await self.client.connect()  # closes its socket itself when the handshake fails
@@ -149,6 +151,7 @@ class RemoteSession:
 
     async def close(self) -> None:
         """Leave: the session itself runs on."""
+        await self.live_view.close()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -22,6 +22,7 @@ from ..core import events as ev
 from ..core import Event, caller_dir, shown
 from . import discovery
 from .discovery import AlreadyLive
+from .frames import stream_frames
 from .protocol import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, encode
 
 # Events kept for viewers that attach later: the log's commands (queued, started and
@@ -312,15 +313,16 @@ class _Connection:
             reply.update(ok=True, data={"refs": await self.session.current_refs()})
         elif op == "agent":
             reply.update(ok=True, output=await self.session.agent_control(request["action"]))
-        elif op == "subscribe":
-            await self.stream(request)
+        elif op in ("subscribe", "frames"):
+            if (task := asyncio.current_task()) is not None:
+                task.set_name("cockpit-stream")  # ended with the connection
+            await (self.stream(request) if op == "subscribe" else
+                   stream_frames(self.session, self.send, request.get("id")))
             return
         await self.send(reply)
 
     async def stream(self, request: dict[str, Any]) -> None:
         """Every event from now on (after the kept history, when asked), as they come."""
-        if (task := asyncio.current_task()) is not None:
-            task.set_name("cockpit-stream")
         queue: asyncio.Queue[Event] = asyncio.Queue()
         dropped = queued_bytes = 0
 

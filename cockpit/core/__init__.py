@@ -27,6 +27,7 @@ from __future__ import annotations
 TYPE_CHECKING = False  # not typing's import: thin clients come through here
 if TYPE_CHECKING:
     from .base import events
+    from .commands.mouse import DRAG_STEPS
     from .base.errors import (
         EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT,
         BrowserNotFoundError, CommandError,
@@ -41,7 +42,8 @@ if TYPE_CHECKING:
     from .browser.attach import attach_request, shown
     from .language.command import Command
     from .language.completion import Candidate, complete
-    from .language.parser import as_ref, command_of, parse, split_words
+    from .language.parser import Invocation, as_ref, command_of, parse, split_words
+    from .live.screencast import Frame
     from .language.registry import (
         CATEGORIES, INT, REGISTRY, URL, Arg, CommandSpec, Flag, Registry,
     )
@@ -58,7 +60,7 @@ if TYPE_CHECKING:
 
 # name -> the module of the part that defines it ("=": the name is that module itself)
 _HOMES = {
-    "events": "=base.events",
+    "events": "=base.events", "DRAG_STEPS": "commands.mouse",
     **dict.fromkeys(["EXIT_FAILED", "EXIT_OK", "EXIT_UNREACHABLE", "EXIT_USAGE",
                      "EXIT_WAIT_TIMEOUT", "BrowserNotFoundError", "CommandError"],
                     "base.errors"),
@@ -70,7 +72,9 @@ _HOMES = {
     "attach_request": "browser.attach", "shown": "browser.attach",
     "Command": "language.command",
     "Candidate": "language.completion", "complete": "language.completion",
-    **dict.fromkeys(["as_ref", "command_of", "parse", "split_words"], "language.parser"),
+    **dict.fromkeys(["Invocation", "as_ref", "command_of", "parse", "split_words"],
+                    "language.parser"),
+    "Frame": "live.screencast",
     **dict.fromkeys(["CATEGORIES", "INT", "REGISTRY", "URL", "Arg", "CommandSpec", "Flag",
                      "Registry"], "language.registry"),
     "join": "language.shell_words",

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from ..core import REGISTRY, USE, CommandError, Registry, as_ref, command_of, parse
+from . import pointer
 from .replay import REPLAYED_SOURCES, at_origin, recorded_origin
 
 HEADER = '''"""{title}
@@ -150,6 +151,9 @@ def _step(step: dict[str, Any], origin: str, registry: Registry) -> list[str]:
     targets = step.get("targets") or {}
     if name == "goto":
         return [f"page.goto({_url(p['url'], origin)})"]
+    mouse = pointer.exported(step["command"], step.get("under"), registry, _locator, targets)
+    if mouse is not None:
+        return mouse
     if name in HISTORY:
         return [f"page.{HISTORY[name]}"]
     if name in ACTIONS and not flags:

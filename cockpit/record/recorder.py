@@ -236,6 +236,8 @@ class Recorder:
             record["client"] = data["client"]
         if "needs" in details:
             record["needs"] = details["needs"]
+        if isinstance(details.get("under"), list):  # a `mouse` step's elements: replay
+            record["under"] = details["under"]  # and export act on them where they are
         if isinstance(details.get("handoff"), dict):
             record["handoff"] = _small(details["handoff"])
         if isinstance(details.get("confirm"), dict):  # --confirm: a person's answer

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Collection
 from urllib.parse import urlsplit
 
 from ..core import REPLAYED, URL, USE, CommandSpec, as_ref, command_of, diff_line, split_words
+from . import pointer
 from .location import Place, differs, place_of, recorded_place, same_url
 from .mask import MASK
 from .reader import Recording
@@ -147,6 +148,11 @@ class Replayer:
                 report.actual = {"place": wrong}
                 return report
         line, notes = await self._find_refs(line, step.get("targets") or {})
+        if step.get("under"):  # a `mouse` step: at its element, where that is now
+            line, placed = pointer.replayed(line, step["under"],
+                                            await self._refs_or_none(),
+                                            self.session.registry)
+            notes += placed
         report.ran = line
         if any("is not on the page now" in n for n in notes):
             report.status = "diverged"  # its ref would hit whatever has that number now
@@ -183,6 +189,14 @@ class Replayer:
             if loop.time() >= deadline:
                 return whys[0]
             await asyncio.sleep(0.1)
+
+    async def _refs_or_none(self) -> list:
+        """The page's refs now; none when they cannot be had (the step runs as recorded)."""
+        try:
+            return await self.session.current_refs()
+        except Exception as exc:  # noqa: BLE001  logged; the step runs at its coordinates
+            log.warning("refs not looked up for a mouse step: %s", exc)
+            return []
 
     async def _find_refs(self, line: str, targets: dict[str, dict]) -> tuple[str, list[str]]:
         """The line with each recorded ref replaced by the ref that has its role and name

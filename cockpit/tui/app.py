@@ -38,7 +38,8 @@ from .status_bar import NeedsNotice, StatusBar
 from .tabs_pane import TabsPane
 from .theme_watch import ThemeReloader
 from .themes import APP_VARIABLES, DEFAULT_THEME, load_themes
-from .zoom import ZoomScreen
+from .live import FrameFeed
+from .live_zoom import LiveZoomScreen
 
 class Lifecycle(Protocol):
     """What the app needs of the live session it owns (cli.live.LiveSession): started in
@@ -100,6 +101,8 @@ class CockpitApp(ControlHandlers):
         self._picture_due = False
         self._routes: list[MessagePump] | None = None  # who handles the engine's messages
         self.human_has_control = False
+        self.live_mode = False  # `live`, key l: the pictures follow the page as it paints
+        self._pane_feed: FrameFeed | None = None
         self.panes = PaneLayout()  # which panes show, for the terminal's size
         self._agent_state = {}
         self._confirm_waiting = []
@@ -234,10 +237,16 @@ class CockpitApp(ControlHandlers):
         if typed:
             self.history.settle(line, result.command)
         if result.ok and "zoom" in result.data:  # a picture to enlarge: `zoom [TARGET]`
-            self.push_screen(ZoomScreen(self.session, result.data["zoom"]))
+            self.push_screen(LiveZoomScreen(self.session, result.data["zoom"]))
+        if result.ok and "live" in result.data and "watchers" in result.data:  # `live`
+            wanted = result.data["live"]
+            self.set_live(not self.live_mode if wanted is None else wanted == "on")
 
     def on_picture_pane_zoom(self, message: PicturePane.Zoom) -> None:
         self.submit("zoom")
+
+    def on_picture_pane_live(self, message: PicturePane.Live) -> None:
+        self.submit("live")
 
     def on_refs_pane_zoom(self, message: RefsPane.Zoom) -> None:
         self.submit(f"zoom {message.ref}")
@@ -315,9 +324,33 @@ class CockpitApp(ControlHandlers):
     @work(group="picture", exclusive=True, exit_on_error=False)
     async def refresh_picture(self) -> None:
         pane = self.query_one(PicturePane)
-        if not pane.enabled:
-            return
+        if not pane.enabled or (self._pane_feed is not None and self._pane_feed.running):
+            return  # (live: the frames show every step already)
         pane.show_png(await self.session.picture())
+
+    # --- the live picture (tui/live.py) --------------------------------------------------
+    def set_live(self, on: bool) -> None:
+        self.live_mode = on
+        self.live_changed()
+        self.notify("the pictures follow the page as it paints" if on else
+                    "the pictures are taken after each step again", title=f"Live: "
+                    f"{'on' if on else 'off'}", markup=False)
+
+    def live_changed(self) -> None:
+        """Follow the page live where the person asked for it or has control: the Page
+        pane, and a zoom showing."""
+        wanted = self.live_mode or self.human_has_control
+        pane = self.query_one(PicturePane)
+        if wanted and pane.enabled:
+            if self._pane_feed is None:
+                self._pane_feed = FrameFeed(self.session, pane,
+                                            lambda image, w, h: pane.show_image(image))
+            self._pane_feed.start()
+        elif self._pane_feed is not None:
+            self._pane_feed.stop()
+        pane.live = wanted
+        if isinstance(self.screen, LiveZoomScreen):
+            self.screen.sync_live()
 
     def action_zoom_labelled(self) -> None:
         """The page with its refs labelled: enlarged, and the labels drawn as text by the

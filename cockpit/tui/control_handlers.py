@@ -47,6 +47,10 @@ class ControlHandlers(App[None]):
         """Queue a command line (CockpitApp's)."""
         raise NotImplementedError
 
+    def live_changed(self) -> None:
+        """The live pictures follow who has control (CockpitApp's)."""
+        raise NotImplementedError
+
     def on_agent_changed(self, message: AgentChanged) -> None:
         data = message.data
         if message.kind == ev.AGENT_STATE:
@@ -103,7 +107,8 @@ class ControlHandlers(App[None]):
             status.set(control=f"HUMAN ({data['reason']}; {key} resumes)", need="",
                        mode="headed" if data["mode"] != "terminal" else "headless")
             where = {"window": "in the browser window", "headed": "in the browser window",
-                     "terminal": "here, with typed commands"}.get(data["mode"], "")
+                     "terminal": "here: typed commands, or the mouse and keys on the "
+                                 "live zoom (`zoom`)"}.get(data["mode"], "")
             self.notify(f"you have control {where}; {key} or `resume` gives it back",
                         title="Handoff", timeout=10, markup=False)
         elif message.kind == ev.RESUMED:
@@ -129,6 +134,8 @@ class ControlHandlers(App[None]):
             self.query_one(NeedsNotice).hide_need()
         elif message.kind in (ev.CONFIRM_WAITING, ev.CONFIRM_ANSWERED):
             self._confirm_changed(message.kind, data)
+        if message.kind in (ev.HANDOFF, ev.RESUMED):
+            self.live_changed()
         self._show_agent()
 
     # --- --confirm: an agent's command waits for a person (core/policy) -----------------
@@ -179,6 +186,7 @@ class ControlHandlers(App[None]):
                 self.query_one(StatusBar).set(need=f"{need['kind']} ({need['detail']})")
             return
         self.human_has_control = True
+        self.live_changed()
         self.query_one(NeedsNotice).hide_need()
         self.query_one(StatusBar).set(
             control=f"HUMAN ({control.get('reason') or 'handed over'}; "

@@ -19,15 +19,20 @@ from textual_image.widget import Image
 
 class PicturePane(Vertical):
     can_focus = True
-    BINDINGS = [Binding("z,enter", "zoom", "Zoom", id="picture.zoom")]
+    BINDINGS = [Binding("z,enter", "zoom", "Zoom", id="picture.zoom"),
+                Binding("l", "live", "Live", id="picture.live")]
 
     class Zoom(Message):
         """The page's picture, enlarged to fill the cockpit (`zoom`)."""
+
+    class Live(Message):
+        """Follow the page live, or stop (`live`)."""
 
     def __init__(self, enabled: bool = True, **kwargs) -> None:
         super().__init__(**kwargs)
         self.enabled = enabled
         self.updates = 0
+        self.live = False  # following the page as it paints (app.live_changed)
 
     def compose(self) -> ComposeResult:
         yield Static("no picture yet", id="picture-note", markup=False)
@@ -39,6 +44,9 @@ class PicturePane(Vertical):
 
     def action_zoom(self) -> None:
         self.post_message(self.Zoom())
+
+    def action_live(self) -> None:
+        self.post_message(self.Live())
 
     def on_click(self) -> None:
         self.post_message(self.Zoom())
@@ -53,6 +61,11 @@ class PicturePane(Vertical):
             return
         image = PILImage.open(io.BytesIO(png))
         image.load()
+        self.show_image(image)
+
+    def show_image(self, image: PILImage.Image) -> None:
+        note = self.query_one("#picture-note", Static)
+        self.border_title = "Page · live" if self.live else "Page"
         existing = self.query(Image)
         if existing:
             existing.first().image = image

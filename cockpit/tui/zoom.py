@@ -9,6 +9,7 @@ import io
 from typing import Any
 
 from PIL import Image as PILImage
+from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 from textual import work
@@ -43,6 +44,7 @@ class HalfBlocks(Widget):
         self._lines: list[Strip] = []
         self._drawn_for: tuple[int, int] | None = None
         self.cells: tuple[int, int, int, int] = (0, 0, 0, 0)  # left, top, width, height
+        self.scaled: tuple[int, int] = (0, 0)  # the image's pixels as drawn (2 rows a cell)
 
     def show(self, image: PILImage.Image | None,
              labels: list[tuple[str, float, float]] | None = None) -> None:
@@ -69,6 +71,7 @@ class HalfBlocks(Widget):
         iw, ih = self.image.size
         scale = min(width / iw, 2 * height / ih)
         pw, ph = max(1, round(iw * scale)), max(1, round(ih * scale))
+        self.scaled = (pw, ph)
         # LANCZOS keeps thin strokes (a character's) when shrinking, and smooths enlarging
         # the image is RGB (converted when given): 3 bytes a pixel, row after row
         rgb = self.image.resize((pw, ph), PILImage.Resampling.LANCZOS).tobytes()
@@ -76,20 +79,33 @@ class HalfBlocks(Widget):
         left, top = (width - pw) // 2, (height - rows) // 2
         self.cells = (left, top, pw, rows)
         grid: list[list[Segment]] = []
+        # Colours made from their numbers (a "rgb(...)" string is parsed again when drawn)
+        # and each pair's style made once: a live picture is drawn many times a second
+        styles: dict[bytes, Style] = {}
+        colors: dict[bytes, Color] = {}
+
+        def color(rgb3: bytes) -> Color:
+            made = colors.get(rgb3)
+            if made is None:
+                made = colors[rgb3] = Color.from_rgb(rgb3[0], rgb3[1], rgb3[2])
+            return made
         for row in range(rows):
             cells = [Segment(" " * left)] if left else []
             for x in range(pw):
                 at = 3 * (2 * row * pw + x)
-                upper = rgb[at:at + 3]
-                lower = rgb[at + 3 * pw:at + 3 * pw + 3] if 2 * row + 1 < ph else None
-                cells.append(Segment(UPPER_HALF, Style(
-                    color=f"rgb({upper[0]},{upper[1]},{upper[2]})",
-                    bgcolor=f"rgb({lower[0]},{lower[1]},{lower[2]})" if lower else None)))
+                below = at + 3 * pw
+                pair = rgb[at:at + 3] + (rgb[below:below + 3] if 2 * row + 1 < ph else b"")
+                style = styles.get(pair)
+                if style is None:
+                    style = styles[pair] = Style(color=color(pair[:3]), bgcolor=(
+                        color(pair[3:]) if len(pair) == 6 else None))
+                cells.append(Segment(UPPER_HALF, style))
             grid.append(cells)
         if self.show_labels:
             self._overlay(grid, left, pw, rows)
         blank = Strip.blank(width)
-        return [blank] * top + [Strip(cells).adjust_cell_length(width) for cells in grid]
+        return [blank] * top + [Strip(cells, left + pw).adjust_cell_length(width)
+                                for cells in grid]
 
     def _overlay(self, grid: list[list[Segment]], left: int, pw: int, rows: int) -> None:
         """Each label's text in cells, from the cell of its box's top-left corner."""
@@ -107,7 +123,7 @@ class ZoomScreen(Screen):
     pictured and the ref boxes in it (CSS pixels of the viewport), and the target."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="zoom.close"),
-                Binding("l", "toggle_labels", "Ref labels", id="zoom.labels"),
+                Binding("t", "toggle_labels", "Ref labels", id="zoom.labels"),
                 Binding("r", "refresh_picture", "Refresh", id="zoom.refresh")]
     DEFAULT_CSS = """
     ZoomScreen { layout: vertical; }
@@ -123,8 +139,11 @@ class ZoomScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="zoom-title", markup=False)
-        yield HalfBlocks(id="zoom-picture")
+        yield self.make_picture()
         yield Static("", id="zoom-legend", markup=False)
+
+    def make_picture(self) -> HalfBlocks:
+        return HalfBlocks(id="zoom-picture")
 
     def on_mount(self) -> None:
         target = self.zoom.get("target")

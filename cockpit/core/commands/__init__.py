@@ -5,6 +5,7 @@ from . import (  # noqa: F401  (imported for their registrations)
     inspect,
     interact,
     meta,
+    mouse,
     navigate,
     policy,
     read,

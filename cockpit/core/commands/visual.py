@@ -131,7 +131,7 @@ VIEWPORT_JS = "() => [innerWidth, innerHeight]"
          args=(Arg("target", "the element to enlarge, e.g. a CAPTCHA's image (default: "
                    "what the page shows)", kind=TARGET, optional=True),),
          details="In the TUI the picture fills the screen, scaled to the terminal's cells, "
-                 "with the refs drawn as text over it (l: on/off); Escape returns. "
+                 "with the refs drawn as text over it (t: on/off; l: live); Escape returns. "
                  "Elsewhere it says what would be pictured: `screenshot TARGET FILE.png` "
                  "saves it. Its data `zoom` holds the pictured area and the ref boxes in it, "
                  "in CSS pixels of the viewport.",

@@ -34,7 +34,7 @@ def refs_used(snap: Snapshot | None, command: Command) -> dict[str, dict[str, st
         live = snap.live(ref)  # a re-rendered element's old ref: its new one
         node = snap.refs.get(live)
         if node is not None:
-            found[ref] = {"role": node.role, "name": node.name, "nth": _nth(snap, live)}
+            found[ref] = {"role": node.role, "name": node.name, "nth": nth_of(snap, live)}
             if not node.name and node.label:
                 # nameless to Playwright (`<button><p>Place order</p></button>`), named by
                 # its words on screen as `snapshot -i` names it: replay and export find it so
@@ -42,7 +42,7 @@ def refs_used(snap: Snapshot | None, command: Command) -> dict[str, dict[str, st
     return found
 
 
-def _nth(snap: Snapshot, ref: str) -> int:
+def nth_of(snap: Snapshot, ref: str) -> int:
     """How many elements of the ref's role and label (its name, or its words when it has
     none) come before it, in document order: its place among those replay would take
     for it (refs_info names each element by its label)."""

@@ -27,6 +27,8 @@ from .deadline import Deadlines, timeout_from_env
 from ..handoff.handoff import Handoff
 from .after import AfterStep, Ran, after
 from .holds import AgentHolds
+from ..live.input import register_point_engine
+from ..live.screencast import LiveView
 from ..base.logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
 from ..language.command import Command
 from ..browser.recovery import Recovery, kill_browser
@@ -103,6 +105,8 @@ class Session:
         self.switching = False  # relaunching the browser (handoff): its old pages close
         self.held_pages: list | None = None  # new pages no tab adopts (core/recycle.py)
         self.handoff = Handoff(self)
+        # the active tab's picture as it paints, while a view watches (core/live/)
+        self.live_view = LiveView(lambda: self.active.page if self.active else None, self.bus)
         self.recovery = Recovery(self)  # a hung, crashed or killed browser comes back
         self.closing = False
         self.deadlines = Deadlines(self)  # no command runs past its deadline
@@ -140,6 +144,7 @@ class Session:
             # after the launch: registering reaches the contexts that exist (an attached
             # browser's own), and later ones (a relaunch) get it when they are made
             await changes.register_ref_engine(playwright)
+            await register_point_engine(playwright)
             self.headed = not self.plan.headless  # an attached browser says what it is
         except BaseException:
             await playwright.stop()
@@ -168,6 +173,7 @@ class Session:
 
     async def close(self) -> None:
         self.closing = True  # its pages and browser now close on purpose: nothing to revive
+        await self.live_view.close()
         await self.handoff.close()
         with tolerated("saving the trace", log):  # a stopped browser never answers
             await asyncio.wait_for(self.stop_trace(), CLOSE_S)

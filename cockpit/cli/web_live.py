@@ -1,0 +1,241 @@
+"""`cockpit web`'s live view: the page as real pixels beside the cockpit's terminal, and
+a place to act on it. The browser gets the session's frames (the control socket's
+`frames` op) over a websocket, and sends back what the person does on the picture:
+clicks, double-clicks, drags, the wheel and keys, which become `mouse` and `press`
+commands run as the human's (trusted input, through Playwright), only while the human
+has control; "Take control" hands it over (`handoff --terminal`), "Give back" resumes.
+
+Behind the same token as the cockpit's page (checked by web.py's guard)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import re
+from typing import Any
+
+from ..control import wire
+from ..control.async_client import AsyncCockpit
+from ..control.client import READ_LIMIT, hello
+from ..control.discovery import LiveInfo
+from ..control.protocol import encode
+from ..core import command_of, join
+
+log = logging.getLogger("cockpit")
+
+STATE_S = 1.0  # who has control, asked of the session this often
+KEY = re.compile(r"^(?:(?:Control|Alt|Meta|Shift)\+)*(?:[^\s+]{1,20}|\+)$")
+BUTTONS = ("left", "middle", "right")
+TAKEN = "taken over in the web view"
+
+# Beside the terminal: the page's picture on the right (the terminal keeps the rest).
+PANEL = """<style>body #terminal.textual-terminal{width:58vw !important}</style>
+<iframe id="cockpit-live" src="/live?token={token}" title="the page, live"
+ style="position:fixed;top:0;right:0;width:42vw;height:100vh;border:0;
+ border-left:1px solid #345;z-index:30"></iframe>"""
+
+PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Cockpit: the page, live</title>
+<meta name="referrer" content="no-referrer"><style>
+body{margin:0;background:#0c181f;color:#dde;font:13px system-ui,sans-serif;display:flex;
+ flex-direction:column;height:100vh}
+#bar{padding:6px 8px;display:flex;gap:8px;align-items:center;min-height:28px}
+#wrap{flex:1;display:flex;align-items:flex-start;justify-content:center;overflow:hidden}
+#view{max-width:100%;max-height:100%;outline:none;cursor:crosshair;user-select:none}
+#view.watch{cursor:not-allowed}#view:focus{box-shadow:0 0 0 2px #4a9}
+#said{opacity:.7;overflow:hidden;white-space:nowrap;text-overflow:ellipsis}
+</style></head><body>
+<div id="bar"><b id="who">connecting…</b><button id="take" hidden>Take control</button>
+<button id="give" hidden>Give back</button><span id="said"></span></div>
+<div id="wrap"><img id="view" tabindex="0" alt="the page, live" draggable="false"></div>
+<script>
+const token = new URLSearchParams(location.search).get('token');
+const ws = new WebSocket((location.protocol === 'https:' ? 'wss' : 'ws') + '://' +
+  location.host + '/live/ws/' + encodeURIComponent(token));
+const view = document.getElementById('view'), who = document.getElementById('who');
+const take = document.getElementById('take'), give = document.getElementById('give');
+const said = document.getElementById('said');
+let css = {w: 0, h: 0}, shown = null;
+window.cockpitLive = {frames: 0, human: false, results: []};
+ws.onmessage = e => {
+  if (typeof e.data !== 'string') {
+    const url = URL.createObjectURL(e.data);
+    view.onload = () => { if (shown) URL.revokeObjectURL(shown); shown = url;
+                          window.cockpitLive.frames++; };
+    view.src = url; return; }
+  const m = JSON.parse(e.data);
+  if (m.type === 'frame') css = {w: m.css_width, h: m.css_height};
+  else if (m.type === 'control') {
+    window.cockpitLive.human = m.human;
+    who.textContent = m.human ? 'You have control: the mouse and keys act on the page'
+      : 'Watch-only' + (m.need ? ' · NEEDS A HUMAN: ' + m.need : '');
+    take.hidden = m.human; give.hidden = !m.human; view.className = m.human ? '' : 'watch';
+  } else if (m.type === 'said') { said.textContent = m.text;
+    window.cockpitLive.results.push(m); }
+};
+ws.onclose = () => { who.textContent = 'disconnected: reload the page'; };
+const send = m => { if (ws.readyState === 1) ws.send(JSON.stringify(m)); };
+const at = e => { const r = view.getBoundingClientRect();
+  return [Math.round((e.clientX - r.left) * css.w / r.width * 10) / 10,
+          Math.round((e.clientY - r.top) * css.h / r.height * 10) / 10]; };
+const near = (a, b, d) => Math.hypot(a[0] - b[0], a[1] - b[1]) <= d;
+let down = null, pending = null, wheel = null;
+view.addEventListener('pointerdown', e => { e.preventDefault(); view.focus();
+  down = {p: at(e), button: ['left', 'middle', 'right'][e.button] || 'left'};
+  view.setPointerCapture(e.pointerId); });
+view.addEventListener('pointerup', e => {
+  if (!down) return;
+  const p = at(e), d = down; down = null;
+  if (!near(p, d.p, 3)) { send({type: 'drag', from: d.p, to: p}); return; }
+  if (pending && pending.button === d.button && near(pending.p, p, 6)) {
+    clearTimeout(pending.timer); pending = null;
+    send({type: 'click', at: p, button: d.button, count: 2}); return; }
+  if (pending) { clearTimeout(pending.timer);
+    send({type: 'click', at: pending.p, button: pending.button, count: 1}); }
+  const mine = {p: d.p, button: d.button};
+  mine.timer = setTimeout(() => { if (pending === mine) { pending = null;
+    send({type: 'click', at: mine.p, button: mine.button, count: 1}); } }, 300);
+  pending = mine; });
+view.addEventListener('contextmenu', e => e.preventDefault());
+view.addEventListener('wheel', e => { e.preventDefault();
+  if (!wheel) { wheel = {p: at(e), dx: 0, dy: 0};
+    setTimeout(() => { send({type: 'wheel', at: wheel.p, dx: Math.round(wheel.dx),
+                             dy: Math.round(wheel.dy)}); wheel = null; }, 80); }
+  wheel.dx += e.deltaX; wheel.dy += e.deltaY; }, {passive: false});
+view.addEventListener('keydown', e => {
+  let k = e.key;
+  if (['Shift', 'Control', 'Alt', 'Meta'].includes(k)) return;
+  e.preventDefault();
+  if (k === ' ') k = 'Space';
+  const mods = [];
+  if (e.ctrlKey) mods.push('Control'); if (e.altKey) mods.push('Alt');
+  if (e.metaKey) mods.push('Meta'); if (e.shiftKey && k.length > 1) mods.push('Shift');
+  send({type: 'key', key: [...mods, k].join('+')}); });
+take.onclick = () => send({type: 'take'});
+give.onclick = () => send({type: 'give'});
+</script></body></html>"""
+
+
+def _n(value: Any) -> str:
+    number = float(value)
+    if number != number or abs(number) > 1e6:  # NaN, or far off any viewport
+        raise ValueError(f"not a coordinate: {value!r}")
+    return f"{round(number, 1):g}"
+
+
+def command_for(message: dict[str, Any]) -> str | None:
+    """The command a person's action on the picture means (None: not one we take).
+    Raises ValueError for a malformed one."""
+    kind = message.get("type")
+    if kind == "take":
+        return join(["handoff", "--terminal", TAKEN])
+    if kind == "give":
+        return "resume"
+    if kind == "click":
+        x, y = message["at"]
+        words = ["mouse", "click", _n(x), _n(y)]
+        button = message.get("button", "left")
+        if button not in BUTTONS:
+            raise ValueError(f"no such button: {button!r}")
+        if button != "left":
+            words += ["--button", button]
+        count = int(message.get("count") or 1)
+        if count > 1:
+            words += ["--count", str(min(count, 3))]
+        return " ".join(words)
+    if kind == "drag":
+        (x1, y1), (x2, y2) = message["from"], message["to"]
+        return " ".join(["mouse", "drag", _n(x1), _n(y1), _n(x2), _n(y2)])
+    if kind == "wheel":
+        return f"mouse wheel {_n(message.get('dx', 0))} {_n(message.get('dy', 0))}"
+    if kind == "key":
+        key = str(message.get("key") or "")
+        if not KEY.match(key):
+            raise ValueError(f"not a key: {key[:30]!r}")
+        return join(["press", key])
+    return None
+
+
+async def _frames(info: LiveInfo, ws: Any) -> None:
+    """The session's frames to the browser: the viewport's size, then the JPEG."""
+    reader, writer = await asyncio.open_unix_connection(info.socket, limit=READ_LIMIT)
+    try:
+        writer.write(hello(info, "web-live"))
+        await reader.readline()  # the welcome
+        writer.write(encode({"id": 1, "op": "frames"}))
+        await writer.drain()
+        size = None
+        while line := await reader.readline():
+            frame = wire.loads(line).get("frame")
+            if not frame:
+                continue
+            if (frame["css_width"], frame["css_height"]) != size:
+                size = (frame["css_width"], frame["css_height"])
+                await ws.send_str(json.dumps({"type": "frame", "css_width": size[0],
+                                              "css_height": size[1]}))
+            await ws.send_bytes(base64.b64decode(frame["jpeg"]))
+    finally:
+        writer.close()
+
+
+async def _control(session: AsyncCockpit, ws: Any, state: dict[str, Any]) -> None:
+    """Who has control (and what the page needs), to the browser whenever it changes."""
+    told = None
+    while True:
+        handoff = ((await session.state()).get("status") or {}).get("handoff") or {}
+        need = (handoff.get("needs") or {}).get("kind")
+        state["human"] = bool(handoff.get("human_has_control"))
+        now = (state["human"], need)
+        if now != told:
+            told = now
+            await ws.send_str(json.dumps({"type": "control", "human": now[0],
+                                          "need": need}))
+        await asyncio.sleep(STATE_S)
+
+
+async def live_socket(request: Any, info: LiveInfo) -> Any:
+    """One visitor's live view: frames out, their actions in (as the human's commands)."""
+    from aiohttp import WSMsgType, web
+    ws = web.WebSocketResponse(heartbeat=20)
+    await ws.prepare(request)
+    session = await AsyncCockpit(socket_path=info.socket, source="human",
+                                 client="web-live").connect()
+    state: dict[str, Any] = {"human": False}
+    tasks = [asyncio.create_task(_frames(info, ws)),
+             asyncio.create_task(_control(session, ws, state))]
+    try:
+        async for message in ws:
+            if message.type != WSMsgType.TEXT:
+                continue
+            await _act(session, ws, state, message.data)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await session.close()
+    return ws
+
+
+async def _act(session: AsyncCockpit, ws: Any, state: dict[str, Any], data: str) -> None:
+    try:
+        message = json.loads(data)
+        line = command_for(message) if isinstance(message, dict) else None
+    except (ValueError, KeyError, TypeError) as exc:
+        await ws.send_str(json.dumps({"type": "said", "ok": False,
+                                      "text": f"not taken: {exc}"}))
+        return
+    if line is None:
+        return
+    spec = command_of(line)
+    if spec is None or not spec.needs_person:  # a handoff and a resume need no control
+        handoff = ((await session.state()).get("status") or {}).get("handoff") or {}
+        state["human"] = bool(handoff.get("human_has_control"))
+        if not state["human"]:  # watch-only: the agents have the browser
+            await ws.send_str(json.dumps({"type": "said", "ok": False, "text":
+                                          "watch-only: Take control first"}))
+            return
+    result = await session.run(line, source="human")
+    first = (result.output if result.ok else result.error or "").split("\n", 1)[0]
+    await ws.send_str(json.dumps({"type": "said", "ok": result.ok, "command": line,
+                                  "text": f"{line}: {first}"}))

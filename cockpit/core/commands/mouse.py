@@ -1,0 +1,167 @@
+"""mouse: input at viewport coordinates (CSS pixels), for what has no element to name: a
+slider's handle, a canvas, a map, an image grid; and what a person does on the live view.
+
+Each step is recorded with the element under its point (role, name, place among equals,
+and the point's offset in it), so replay finds that element again and acts at the same
+place on it, and export writes `page.mouse.*` at the element's box."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ..base.errors import CommandError, UsageError
+from ..live.input import element_at, moved, position
+from ..language.registry import TARGET, Arg, Flag, command
+from ..base.result import Outcome
+
+ACTIONS = ("move", "down", "up", "click", "wheel", "drag")
+# how many numbers each action takes, and what they are called in its usage
+NUMBERS = {"move": ("X", "Y"), "down": (), "up": (), "click": ("X", "Y"),
+           "wheel": ("DX", "DY"), "drag": ("X1", "Y1", "X2", "Y2")}
+BUTTONS = ("left", "right", "middle")
+DRAG_STEPS = 10  # pointermove events on the way: sliders follow the motion, not a jump
+
+
+def usage(action: str) -> str:
+    flags = {"down": " [--button B]", "up": " [--button B]",
+             "click": " [--button B] [--count N]", "drag": " [--steps N]"}.get(action, "")
+    return " ".join(["mouse", action, *NUMBERS[action]]) + flags
+
+
+def _numbers(action: str, words: list[str]) -> list[float]:
+    want = NUMBERS[action]
+    if len(words) != len(want):
+        raise UsageError(f"mouse {action} takes {len(want) or 'no'} number"
+                         f"{'' if len(want) == 1 else 's'}, got {len(words)} "
+                         f"(usage: {usage(action)})")
+    try:
+        return [float(w) for w in words]
+    except ValueError:
+        raise UsageError(f"mouse {action}: {' '.join(want)} are numbers (CSS pixels), got "
+                         f"{' '.join(words)} (usage: {usage(action)})") from None
+
+
+def _said(n: float) -> str:
+    return f"{n:g}"
+
+
+@command("mouse", "interact",
+         "Move, press, click, scroll or drag the mouse at viewport coordinates (CSS px).",
+         args=(Arg("action", "move, down, up, click, wheel or drag", choices=ACTIONS),
+               Arg("numbers", "move/click: X Y; wheel: DX DY; drag: X1 Y1 X2 Y2; "
+                   "down/up: none (where the mouse is)", variadic=True, optional=True)),
+         flags=(Flag("--button", help="left (default), right or middle", value="B"),
+                Flag("--count", help="clicks in a row (2: a double-click)", value="N",
+                     kind="int"),
+                Flag("--steps", help=f"mouse moves on a drag's way (default {DRAG_STEPS})",
+                     value="N", kind="int"),
+                Flag("--in", help="X and Y are from this element's top-left corner "
+                     "(replay writes it: the point follows the element)", value="TARGET",
+                     kind=TARGET)),
+         mutates=True,
+         details="Coordinates are CSS pixels of the viewport, from its top-left corner, as "
+                 "`screenshot -v` shows it. Each step is recorded with the element under its "
+                 "point; replay acts at the same place on that element when it finds it, "
+                 "else at the coordinates. `mouse down` and `mouse up` act where the last "
+                 "`mouse` command left the mouse.",
+         examples=("mouse click 120 340", "mouse drag 40 300 360 300",
+                   "mouse wheel 0 400", "mouse click 200 90 --count 2",
+                   "mouse down --button right"))
+async def mouse(ctx, a) -> Outcome:
+    action = a.action
+    values = _numbers(action, list(a.numbers or []))
+    button = (a.button or "left").lower()
+    if button not in BUTTONS:
+        raise UsageError(f"mouse: --button is left, right or middle, got '{a.button}'")
+    if a.count is not None and (action != "click" or a.count < 1):
+        raise UsageError("mouse: --count goes with `mouse click` and is 1 or more")
+    if a.steps is not None and (action != "drag" or a.steps < 1):
+        raise UsageError("mouse: --steps goes with `mouse drag` and is 1 or more")
+    if a.button and action not in ("down", "up", "click"):
+        raise UsageError(f"mouse {action} takes no --button (usage: {usage(action)})")
+    within = a.params.get("in")
+    if within is not None:
+        if action not in ("move", "click", "drag"):
+            raise UsageError(f"mouse {action} takes no --in: it has no point to place")
+        values = await _from_element(ctx, within, values)
+    page = ctx.page
+    mouse_ = page.mouse
+    if action in ("move", "click", "drag"):
+        points = [(values[0], values[1])] + ([(values[2], values[3])] if action == "drag"
+                                             else [])
+    else:
+        points = [position(page)]
+    # asked before acting (the action may change what is there); a drag's two at once
+    under = list(await asyncio.gather(*(element_at(ctx.needs_tab(), x, y)
+                                        for x, y in points)))
+    if action == "move":
+        await mouse_.move(*points[0])
+    elif action == "click":
+        await mouse_.click(*points[0], button=button, click_count=a.count or 1)
+    elif action == "down":
+        await mouse_.down(button=button)
+    elif action == "up":
+        await mouse_.up(button=button)
+    elif action == "wheel":
+        await mouse_.wheel(values[0], values[1])
+    else:  # drag
+        await mouse_.move(*points[0])
+        await mouse_.down()
+        await mouse_.move(*points[1], steps=a.steps or DRAG_STEPS)
+        await mouse_.up()
+    if action in ("move", "click", "drag"):
+        moved(page, *points[-1])
+    return Outcome(_line(action, points, values, button, a.count, under),
+                   {"points": [{"x": x, "y": y} for x, y in points], "under": under})
+
+
+async def _from_element(ctx, target: str, values: list[float]) -> list[float]:
+    """`--in TARGET`: the numbers as offsets from the element's top-left corner, made
+    viewport coordinates by where the element is now."""
+    box = await ctx.on(target, lambda loc: loc.bounding_box(timeout=ctx.timeout))
+    if box is None:
+        raise CommandError(f"{ctx.describe(target)} is not shown (no box to place the "
+                           "point in): scroll it into view, or give viewport coordinates")
+    return [v + (box["x"] if i % 2 == 0 else box["y"]) for i, v in enumerate(values)]
+
+
+def _line(action: str, points: list[tuple[float, float]], values: list[float], button: str,
+          count: int | None, under: list[dict[str, Any] | None]) -> str:
+    def at(i: int) -> str:
+        x, y = points[i]
+        element = under[i]  # said when it has a name: "on main" tells nobody anything
+        named = element and (element.get("name") or element.get("label"))
+        what = f' on {element["role"]} "{named}"' if element and named else ""
+        return f"{_said(x)},{_said(y)}{what}"
+    pressed = "" if button == "left" else f" ({button} button)"
+    if action == "move":
+        return f"moved the mouse to {at(0)}"
+    if action == "click":
+        times = {1: "clicked", 2: "double-clicked"}.get(count or 1, f"clicked {count} times")
+        return f"{times}{pressed} at {at(0)}"
+    if action in ("down", "up"):
+        return f"pressed{pressed} the mouse at {at(0)}" if action == "down" else \
+            f"released{pressed} the mouse at {at(0)}"
+    if action == "wheel":
+        return f"scrolled the wheel by {_said(values[0])},{_said(values[1])} at {at(0)}"
+    return f"dragged from {at(0)} to {at(1)}"
+
+
+@command("live", "visual", "Follow the page live in the cockpit's Page pane and zoom "
+         "(on, off; none: switch).",
+         args=(Arg("state", "on or off (default: the other one)", choices=("on", "off"),
+                   optional=True),),
+         details="The picture then follows the page as it paints (Chromium's screencast; "
+                 "periodic screenshots elsewhere), also without a command run; while the "
+                 "human has control it always does. In a zoom, while the human has control "
+                 "(a handoff, F10), the mouse and keys on the picture act on the page as "
+                 "`mouse` and `press` commands. Outside the TUI it says who watches.",
+         examples=("live", "live on"), read_only=True, needs_tab=False, never_held=True)
+async def live(ctx, a) -> Outcome:
+    view = ctx.session.live_view
+    how = f" ({view.source})" if view.source else ""
+    watching = f"{view.watchers} view{'' if view.watchers == 1 else 's'} watch the page" \
+        f"{how}"
+    return Outcome(f"live view in the cockpit: {a.state or 'switched'}; {watching}",
+                   {"live": a.state, "watchers": view.watchers, "source": view.source})

@@ -1,0 +1,267 @@
+"""The live picture of the active tab, for the views that watch it.
+
+Chromium paints frames into its screencast (CDP `Page.startScreencast`), each one
+acknowledged (`Page.screencastFrameAck`) before it sends the next: frames come only when
+the page paints, so an idle page costs nothing. Where there is no CDP (Firefox, WebKit, a
+non-Chromium browser attached with --ws-endpoint), a screenshot is taken periodically and
+handed on only when it differs from the last one.
+
+It runs only while someone watches: `subscribe` starts it with the first watcher,
+the unsubscribe it returns stops it with the last. It follows the active tab.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import io
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from PIL import Image
+from playwright.async_api import Error as PlaywrightError
+
+from ..base import events as ev
+
+log = logging.getLogger("cockpit")
+
+MAX_WIDTH, MAX_HEIGHT = 1280, 800  # a frame's pixels at most (the viewport, scaled down)
+QUALITY = 70  # JPEG: a 1280x800 page is 60-120 KB a frame
+POLL_S = 0.5  # the screenshot fallback's period
+FOLLOW_S = 1.0  # how often it looks whether the active tab changed, with no event said so
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture of the page as it painted. `css_width` x `css_height` is the viewport
+    area it shows, in CSS pixels: a view maps a point of the picture to the page's
+    coordinates by `css_width / width` (the picture may be scaled down)."""
+
+    data: bytes  # JPEG
+    width: int  # pixels of the image
+    height: int
+    css_width: float
+    css_height: float
+    received: float  # time.perf_counter() when the core got it
+    source: str  # "screencast" or "screenshot"
+
+    def image(self) -> Image.Image:
+        picture = Image.open(io.BytesIO(self.data))
+        picture.load()
+        return picture
+
+
+Listener = Callable[[Frame], None]
+
+
+class LiveView:
+    """The active tab's frames, to whoever subscribes (`page()`: the page to show now,
+    or None; `bus`: its tab events make it follow a switch at once)."""
+
+    def __init__(self, page: Callable[[], Any], bus: ev.EventBus | None = None, *,
+                 max_width: int = MAX_WIDTH, max_height: int = MAX_HEIGHT,
+                 quality: int = QUALITY, poll_s: float = POLL_S) -> None:
+        self._page = page
+        self._bus = bus
+        self.max_width, self.max_height, self.quality = max_width, max_height, quality
+        self.poll_s = poll_s
+        self._listeners: list[Listener] = []
+        self._task: asyncio.Task | None = None
+        self._wake = asyncio.Event()
+        self._unsubscribe_bus: Callable[[], None] | None = None
+        self.latest: Frame | None = None
+        self.frames = 0  # received since the start: the benchmark and tests count them
+        self.source: str | None = None  # how frames come now: screencast, screenshot
+
+    @property
+    def watchers(self) -> int:
+        return len(self._listeners)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Frames from now on go to `listener` (the last one at once, when there is
+        one); the call returned stops them. Call it in the session's event loop."""
+        self._listeners.append(listener)
+        if self.latest is not None:
+            listener(self.latest)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(),
+                                                                name="cockpit live view")
+            if self._bus is not None:
+                self._unsubscribe_bus = self._bus.subscribe(self._on_event)
+        return lambda: self._unsubscribe(listener)
+
+    def _unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+        if not self._listeners:
+            self._wake.set()  # the loop sees nobody watches, stops the stream and ends
+            if self._unsubscribe_bus is not None:
+                self._unsubscribe_bus()
+                self._unsubscribe_bus = None
+
+    async def close(self) -> None:
+        self._listeners.clear()
+        self._wake.set()
+        if self._unsubscribe_bus is not None:
+            self._unsubscribe_bus()
+            self._unsubscribe_bus = None
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(self._task, 5)
+            except (TimeoutError, asyncio.CancelledError):
+                self._task.cancel()
+            self._task = None
+
+    def _on_event(self, event: ev.Event) -> None:
+        if event.kind in (ev.TAB_CHANGED, ev.TAB_CLOSED, ev.TAB_OPENED):
+            self._wake.set()
+
+    def hand_on(self, frame: Frame) -> None:
+        self.latest = frame
+        self.frames += 1
+        for listener in list(self._listeners):
+            try:
+                listener(frame)
+            except Exception:  # a broken view must not stop the others' pictures
+                log.exception("a live view listener failed")
+
+    async def _run(self) -> None:
+        """While someone watches: stream the active tab's frames, and move to another tab
+        when it becomes the active one."""
+        stream: _Stream | None = None
+        try:
+            while self._listeners:
+                page = self._page()
+                if page is not None and page.is_closed():
+                    page = None
+                if stream is not None and stream.page is not page:
+                    await stream.stop()
+                    stream = None
+                if stream is None and page is not None:
+                    stream = await self._stream(page)
+                self._wake.clear()
+                try:
+                    await asyncio.wait_for(self._wake.wait(), FOLLOW_S)
+                except TimeoutError:
+                    pass
+        finally:
+            if stream is not None:
+                await stream.stop()
+            self.source = None
+
+    async def _stream(self, page: Any) -> _Stream:
+        cast = _Screencast(page, self)
+        try:
+            await cast.start()
+            self.source = "screencast"
+            return cast
+        except PlaywrightError as exc:  # no CDP here (Firefox, WebKit): screenshots
+            log.debug("no screencast (%s): periodic screenshots", exc)
+        polled = _Screenshots(page, self)
+        await polled.start()
+        self.source = "screenshot"
+        return polled
+
+
+class _Stream:
+    def __init__(self, page: Any, view: LiveView) -> None:
+        self.page = page
+        self.view = view
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class _Screencast(_Stream):
+    """Chromium's own: a frame when the page paints, sent once the last one was acked."""
+
+    def __init__(self, page: Any, view: LiveView) -> None:
+        super().__init__(page, view)
+        self.cdp: Any = None
+        self.acks: set[asyncio.Task] = set()
+
+    async def start(self) -> None:
+        self.cdp = await self.page.context.new_cdp_session(self.page)
+        self.cdp.on("Page.screencastFrame", self._frame)
+        await self.cdp.send("Page.startScreencast", {
+            "format": "jpeg", "quality": self.view.quality,
+            "maxWidth": self.view.max_width, "maxHeight": self.view.max_height,
+            "everyNthFrame": 1})
+
+    def _frame(self, params: dict[str, Any]) -> None:
+        received = time.perf_counter()
+        # acked at once: Chromium sends the next frame only after it
+        ack = asyncio.ensure_future(self.cdp.send("Page.screencastFrameAck",
+                                                  {"sessionId": params["sessionId"]}))
+        self.acks.add(ack)
+        ack.add_done_callback(self._acked)
+        data = base64.b64decode(params["data"])
+        meta = params.get("metadata") or {}
+        try:
+            width, height = Image.open(io.BytesIO(data)).size  # the header only
+        except OSError as exc:
+            log.warning("a screencast frame could not be read: %s", exc)
+            return
+        self.view.hand_on(Frame(data, width, height,
+                                 float(meta.get("deviceWidth") or width),
+                                 float(meta.get("deviceHeight") or height),
+                                 received, "screencast"))
+
+    def _acked(self, task: asyncio.Task) -> None:
+        self.acks.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # the page closed
+            log.debug("a screencast frame was not acked: %s", task.exception())
+
+    async def stop(self) -> None:
+        if self.cdp is None:
+            return
+        try:
+            await self.cdp.send("Page.stopScreencast")
+            await self.cdp.detach()
+        except PlaywrightError as exc:  # the page or browser is gone: nothing to stop
+            log.debug("stopping the screencast: %s", exc)
+        self.cdp = None
+
+
+class _Screenshots(_Stream):
+    """Where there is no screencast: a picture every poll_s, handed on when it changed."""
+
+    def __init__(self, page: Any, view: LiveView) -> None:
+        super().__init__(page, view)
+        self.task: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._poll())
+
+    async def _poll(self) -> None:
+        last = b""
+        while True:
+            try:
+                data = await self.page.screenshot(type="jpeg", quality=self.view.quality,
+                                                  timeout=5000)
+                size = self.page.viewport_size or await self.page.evaluate(
+                    "() => ({width: innerWidth, height: innerHeight})")
+            except PlaywrightError as exc:  # navigating, a dialog, closed: the next one
+                log.debug("no live screenshot: %s", exc)
+            else:
+                digest = hashlib.blake2b(data, digest_size=16).digest()
+                if digest != last:
+                    last = digest
+                    picture = Image.open(io.BytesIO(data))
+                    self.view.hand_on(Frame(data, picture.width, picture.height,
+                                             float(size["width"]), float(size["height"]),
+                                             time.perf_counter(), "screenshot"))
+            await asyncio.sleep(self.view.poll_s)
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except asyncio.CancelledError:
+                pass
+            self.task = None

@@ -1,0 +1,110 @@
+"""`mouse` steps in replay and export: a point is taken on the element it was recorded on
+(found again by role, name and place among equals), at the same offset from its corner,
+so a page laid out differently still gets the click where it means it; with no such
+element, at the recorded viewport coordinates."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any, Callable
+
+from ..core import DRAG_STEPS, CommandError, Invocation, RefInfo, Registry, as_ref, parse
+
+PLACED = ("move", "click", "drag")  # the actions whose numbers are points
+
+
+def _mouse(line: str, registry: Registry) -> Invocation | None:
+    try:
+        inv = parse(line, registry)
+    except CommandError:
+        return None
+    return inv if inv.spec.name == "mouse" else None
+
+
+def _flags(inv: Invocation) -> list[str]:
+    words = []
+    for name in ("button", "count", "steps"):
+        if inv.params.get(name) is not None:
+            words += [f"--{name}", str(inv.params[name])]
+    return words
+
+
+def find(element: dict[str, Any], refs: list[RefInfo]) -> str | None:
+    """The ref that has the recorded element's role and name, at its place among equals."""
+    label = element.get("label") or element.get("name") or ""
+    same = [r for r, role, name, _ in refs if role == element.get("role") and name == label]
+    nth = int(element.get("nth") or 0)
+    return same[nth] if nth < len(same) else None
+
+
+def replayed(line: str, under: Any, refs: list[RefInfo],
+             registry: Registry) -> tuple[str, list[str]]:
+    """The `mouse` line to replay: its point moved onto the recorded element where that
+    is now (`--in @ref` and the offset); else as recorded, with a note saying so."""
+    inv = _mouse(line, registry)
+    if inv is None or inv.action not in PLACED or inv.params.get("in") is not None or \
+            not isinstance(under, list) or not under or not isinstance(under[0], dict):
+        return line, []
+    element = under[0]
+    ref = find(element, refs)
+    said = f'{element.get("role")} "{element.get("label") or element.get("name") or ""}"'
+    if ref is None:
+        return line, [f"the {said} it was recorded on was not found: at the recorded "
+                      "coordinates"]
+    x, y, *rest = (float(n) for n in inv.numbers)
+    dx, dy = float(element["dx"]), float(element["dy"])
+    numbers = [dx, dy] + ([dx + rest[0] - x, dy + rest[1] - y] if rest else [])
+    words = ["mouse", inv.action, *(f"{n:g}" for n in numbers), *_flags(inv), "--in",
+             f"@{ref}"]
+    return " ".join(shlex.quote(w) for w in words), []
+
+
+def exported(line: str, under: Any, registry: Registry,
+             locator: Callable[[str, dict[str, dict]], str],
+             targets: dict[str, dict]) -> list[str] | None:
+    """A `mouse` step as `page.mouse.*` calls (None: not a mouse step). A point recorded
+    on an element is taken from that element's box where it is when the test runs."""
+    inv = _mouse(line, registry)
+    if inv is None:
+        return None
+    action = inv.action
+    numbers = [float(n) for n in inv.numbers or []]
+    button = inv.params.get("button")
+    pressed = f"button={button.lower()!r}" if button and button.lower() != "left" else ""
+    out: list[str] = []
+    points = [f"{n:g}" for n in numbers]
+    if action in PLACED:
+        within = inv.params.get("in")
+        element = under[0] if isinstance(under, list) and under and \
+            isinstance(under[0], dict) else None
+        offsets = None
+        if within is not None:
+            out.append(f"box = {locator(within, targets)}.bounding_box()")
+            offsets = numbers
+        elif element is not None and as_ref("@" + str(element.get("ref"))) and (
+                element.get("name") or element.get("label")):  # a nameless one: by place
+            ref = str(element["ref"])
+            out.append(f"box = {locator('@' + ref, {ref: element})}.bounding_box()")
+            dx, dy = float(element["dx"]), float(element["dy"])
+            offsets = [dx, dy] + ([dx + numbers[2] - numbers[0], dy + numbers[3] - numbers[1]]
+                                  if action == "drag" else [])
+        if offsets is not None:
+            out.append("assert box is not None, 'the element it was recorded on is not shown'")
+            points = [f'box["{"xy"[i % 2]}"] + {n:g}' for i, n in enumerate(offsets)]
+    if action == "move":
+        out.append(f"page.mouse.move({points[0]}, {points[1]})")
+    elif action == "click":
+        extra = [pressed] if pressed else []
+        if inv.params.get("count"):
+            extra.append(f"click_count={int(inv.params['count'])}")
+        out.append(f"page.mouse.click({', '.join([*points[:2], *extra])})")
+    elif action in ("down", "up"):
+        out.append(f"page.mouse.{action}({pressed})")
+    elif action == "wheel":
+        out.append(f"page.mouse.wheel({points[0]}, {points[1]})")
+    else:  # drag: as the command does it, a move with steps between down and up
+        out += [f"page.mouse.move({points[0]}, {points[1]})", "page.mouse.down()",
+                f"page.mouse.move({points[2]}, {points[3]}, "
+                f"steps={int(inv.params.get('steps') or DRAG_STEPS)})",
+                "page.mouse.up()"]
+    return out

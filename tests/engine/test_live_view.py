@@ -1,0 +1,122 @@
+"""The live picture (core/live/screencast.py): Chromium's screencast runs only while a
+view watches, hands on a frame when the page paints (each acknowledged, so they keep
+coming), follows the active tab, and stops with the last watcher; where there is no CDP,
+periodic screenshots are handed on when they change."""
+
+from __future__ import annotations
+
+import asyncio
+
+from playwright.async_api import Error as PlaywrightError
+
+from cockpit.core.live import screencast
+from conftest import ok, page
+
+STILL = page("live-still", "<style>body{margin:0;background:rgb(255,255,255)}</style>")
+
+
+async def until(check, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("never happened")
+
+
+def colour_of(frame) -> tuple[int, int, int]:
+    return frame.image().convert("RGB").getpixel((frame.width - 5, frame.height - 5))
+
+
+def near(got: tuple[int, int, int], want: tuple[int, int, int]) -> bool:
+    return all(abs(a - b) <= 12 for a, b in zip(got, want))  # JPEG
+
+
+async def paint(s, rgb: tuple[int, int, int]) -> None:
+    await s.active.page.evaluate(f"document.body.style.background = 'rgb{rgb}'")
+
+
+async def test_frames_come_while_watched_when_the_page_paints_and_stop_after(s, base):
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    assert view.source is None and view.watchers == 0  # nobody watches: no stream
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        await until(lambda: view.source == "screencast" and frames)
+        for rgb in [(200, 30, 30), (30, 200, 30), (30, 30, 200)]:  # each acked: all come
+            await paint(s, rgb)
+            await until(lambda rgb=rgb: near(colour_of(frames[-1]), rgb))
+        last = frames[-1]
+        assert (last.css_width, last.css_height) == (s.active.page.viewport_size["width"],
+                                                     s.active.page.viewport_size["height"])
+        # an idle page paints nothing: no frame comes
+        await asyncio.sleep(0.3)
+        seen = len(frames)
+        await asyncio.sleep(1.0)
+        assert len(frames) == seen
+        # a second watcher gets the last frame at once, and the same stream
+        second: list = []
+        stop_second = view.subscribe(second.append)
+        assert second == [frames[-1]] and view.watchers == 2
+        stop_second()
+        assert view.source == "screencast"
+    finally:
+        stop()
+    await until(lambda: view.source is None)  # the last watcher gone: the stream stopped
+    count = view.frames
+    await paint(s, (200, 200, 30))
+    await asyncio.sleep(0.5)
+    assert view.frames == count
+
+
+async def test_the_view_follows_the_active_tab(s, base):
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        await until(lambda: frames)
+        await ok(s, f"newtab {base}{STILL}")
+        await paint(s, (10, 120, 240))
+        await until(lambda: near(colour_of(frames[-1]), (10, 120, 240)))
+        await ok(s, "tab 1")
+        await paint(s, (240, 120, 10))
+        await until(lambda: near(colour_of(frames[-1]), (240, 120, 10)))
+    finally:
+        stop()
+
+
+async def test_without_cdp_screenshots_are_handed_on_when_they_change(s, base, monkeypatch):
+    async def no_cdp(self) -> None:
+        raise PlaywrightError("CDP session is only available in Chromium")
+    monkeypatch.setattr(screencast._Screencast, "start", no_cdp)
+    view = screencast.LiveView(lambda: s.active.page, s.bus, poll_s=0.1)
+    await ok(s, f"goto {base}{STILL}")
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        await until(lambda: view.source == "screenshot" and frames)
+        await asyncio.sleep(0.5)
+        assert len(frames) == 1  # the same picture again is not handed on
+        await paint(s, (120, 10, 200))
+        await until(lambda: near(colour_of(frames[-1]), (120, 10, 200)))
+        assert frames[-1].source == "screenshot"
+    finally:
+        stop()
+        await view.close()
+
+
+async def test_frames_go_on_after_a_navigation_to_another_site(s, base, site):
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        await until(lambda: frames)
+        other = site.url.replace("127.0.0.1", "localhost")  # another site: another process
+        await ok(s, f"goto {other}/")
+        await ok(s, f"goto {base}{STILL}")
+        await paint(s, (20, 220, 220))
+        await until(lambda: near(colour_of(frames[-1]), (20, 220, 220)))
+    finally:
+        stop()
