@@ -66,7 +66,7 @@ async def check(ctx: Context, e: Expectation) -> Outcome:
         kwargs["use_inner_text"] = True
     if e.kind in ("text", "value", "page_text", "count"):
         args.append(e.expected)
-    elif e.kind in ("url", "title"):
+    elif e.kind == "url" or e.kind == "title":
         want = e.expected
         if isinstance(want, Pattern):
             args.append(_regex(want))

@@ -14,7 +14,9 @@ from ..errors import CommandError, UsageError
 
 STATES = ("visible", "hidden", "enabled", "disabled", "checked", "unchecked", "focused")
 ELEMENT_CHECKS = STATES + ("text", "value")
-PAGE_SUBJECTS = ("url", "title", "text", "count")
+# First words that name something of the page's, not an element (dict: what each is)
+PAGE_SUBJECTS = {"url": "the page's URL", "title": "the page's title",
+                 "text": "the page's visible text", "count": "a selector's matches"}
 DEFAULT_TIMEOUT_MS = 5_000  # Playwright's own default for expect
 MAX_TIMEOUT_MS = 600_000
 SHOWN = 80  # characters of a value an error quotes
