@@ -53,7 +53,7 @@ async def check(ctx: Context, e: Expectation) -> Outcome:
         try:
             subject = await ctx.locate(e.target)
         except StaleRefError:
-            if _gone_is_enough(e) and _known_ref(ctx, e.target):
+            if e.met_by_absence and _known_ref(ctx, e.target):
                 # the element the ref named has gone: hidden, as Playwright says of nothing
                 return Outcome(f"ok: expected {words} (it is no longer on the page)",
                                {"expect": _data(e), "passed": True})
@@ -93,11 +93,6 @@ async def check(ctx: Context, e: Expectation) -> Outcome:
                                "from `snapshot -i` or a more specific selector") from None
         raise CommandError(f"expect: could not check {words}: {first}") from None
     return Outcome(f"ok: {words}", {"expect": _data(e), "passed": True})
-
-
-def _gone_is_enough(e: Expectation) -> bool:
-    """Whether an element that is no longer there meets the expectation (hidden)."""
-    return (e.kind == "hidden" and not e.negated) or (e.kind == "visible" and e.negated)
 
 
 def _known_ref(ctx: Context, target: str) -> bool:

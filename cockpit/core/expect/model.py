@@ -63,6 +63,13 @@ class Expectation:
         return self.kind in ELEMENT_CHECKS
 
     @property
+    def met_by_absence(self) -> bool:
+        """Whether an element that is not on the page at all meets it (hidden, or not
+        visible), as Playwright says of a locator that matches nothing."""
+        return (self.kind == "hidden" and not self.negated) or \
+            (self.kind == "visible" and self.negated)
+
+    @property
     def method(self) -> str:
         """Playwright's assertion, snake_case (`to_have_value`); `unchecked` is a negated
         `to_be_checked` (see `negates`)."""
