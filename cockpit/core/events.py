@@ -120,6 +120,9 @@ RESUMED = declare(_K("resumed", CONTROL, "Resumed", recorded=True,
 NEEDS_HUMAN = declare(_K("needs.human", CONTROL, "NeedsHuman", recorded=True, urgent=True,
                          says="needs a human: {need} ({detail}) at {url}"))
 NEEDS_CLEARED = declare(_K("needs.cleared", CONTROL, "NeedsCleared", recorded=True))
+# a replayed step compared with its recording (same, diverged, skipped, failed: an
+# expectation that did not hold): a replay's own recording keeps it for its report
+REPLAY_STEP = declare(_K("replay.step", COMMANDS, "ReplayStep", recorded=True))
 del _K
 
 if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin clients ~2 ms
@@ -267,6 +270,13 @@ if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin client
     class NeedsCleared(TypedDict):
         need: str
         url: str
+
+    class ReplayStep(TypedDict):
+        n: int  # the step's number in the recording replayed
+        status: str  # same | diverged | skipped | failed
+        recorded: str
+        ran: str | None  # None: not run
+        reasons: list[str]
 
 
 class Event:

@@ -8,7 +8,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from playwright.async_api import BrowserContext, Playwright, async_playwright
 
@@ -28,7 +28,7 @@ from .holds import AgentHolds
 from .logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
 from .parser import command_of
 from .recovery import Recovery, kill_browser
-from .registry import REGISTRY, Registry
+from .registry import REGISTRY, CommandSpec, Registry
 from .result import Result
 from .redact import Redactor
 from .secrets import Secrets
@@ -91,6 +91,10 @@ class Session:
         self._context: BrowserContext | None = None
         self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
         self.recording_path: Path | None = None  # where views record it (set by the CLI)
+        self.recording_shots = True  # a small picture per step beside it (--no-shots)
+        # awaited after each step that ran, while it still has the turn (so the page is
+        # the one it left): the recorder's picture of it; a hook never raises
+        self.step_hooks: list[Callable[[Result, CommandSpec | None], Awaitable[None]]] = []
         self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
         self.trace_parts = 0
         self.switching = False  # relaunching the browser (handoff): its old pages close
@@ -266,6 +270,8 @@ class Session:
                 self.recovery.tell(result, source)
                 self.handoff.after_command(result, source)
                 self.commands_run += 1
+                for hook in list(self.step_hooks):
+                    await hook(result, spec)
             finally:
                 self._lock.release()
             return result

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Collection
 from urllib.parse import urlsplit
 
+from ..core import events as ev
 from ..core.diff import diff_line
 from ..core.errors import CommandError
 from ..core.expect import expectation_of
@@ -121,6 +122,15 @@ class Replayer:
                       lambda _: self.new_origin or "", text)
 
     async def step(self, step: dict[str, Any]) -> StepReport:
+        """Replay one recorded step and compare; its report is also a replay.step event
+        (the replay's own recording keeps it, for `cockpit report`)."""
+        report = await self._step(step)
+        self.session.bus.emit(ev.REPLAY_STEP, n=report.n, status=report.status,
+                              recorded=report.recorded, ran=report.ran,
+                              reasons=list(report.reasons))
+        return report
+
+    async def _step(self, step: dict[str, Any]) -> StepReport:
         report = StepReport(step["n"], step["command"])
         spec = command_of(step["command"], self.session.registry)
         # the first step runs where the new session starts (a recording may begin on a
