@@ -51,8 +51,8 @@ def rows_of(rec: Recording) -> list[Row]:
             continue
         data = item.get("data") or {}
         last = rows[-1] if rows else None
-        if data.get("ran") and last is not None and last.step is not None \
-                and last.verdict is None:
+        ran = data.get("ran") and "not run" not in (data.get("reasons") or [])
+        if ran and last is not None and last.step is not None and last.verdict is None:
             last.verdict = data  # the step it ran is the one just recorded
         else:
             rows.append(Row(None, data))
@@ -168,7 +168,8 @@ BADGES = {"ok": "ok", "failed": "FAILED", "expectation-failed": "EXPECTATION FAI
 
 def _row_html(rec: Recording, row: Row, index: int) -> str:
     step, verdict = row.step or {}, row.verdict or {}
-    n = step.get("n") if step else verdict.get("n")
+    # a replay's rows are numbered as the walk replayed numbers them (some did not run)
+    n = verdict.get("n") if verdict else step.get("n")
     command = step.get("command") or verdict.get("ran") or verdict.get("recorded") or ""
     where = " · ".join(str(x) for x in (f"tab {step['tab']}" if step.get("tab") else "",
                                         step.get("title") or "", step.get("url") or "")
@@ -184,7 +185,7 @@ def _row_html(rec: Recording, row: Row, index: int) -> str:
     if (verdict and verdict.get("status") != "same") or reasons:
         recorded = verdict.get("recorded")
         also = f" (recorded: {recorded})" if recorded and recorded != command else ""
-        replay = (f'<div class="replay"><b>replay: {esc(verdict.get("status"))}</b>'
+        replay = (f'<div class="replayed"><b>replay: {esc(verdict.get("status"))}</b>'
                   f"{esc(also)}<ul>" + "".join(f"<li>{esc(r)}</li>" for r in reasons)
                   + "</ul></div>")
     return STEP.format(

@@ -40,7 +40,7 @@ pre { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; backgroun
       padding: 8px 10px; border-radius: 4px; white-space: pre-wrap; overflow-wrap: anywhere;
       margin: 6px 0; max-height: 24em; overflow: auto; }
 pre.diff { border-left: 3px solid var(--line); }
-.replay { margin: 6px 0; } .replay ul { margin: 2px 0; }
+.replayed { margin: 6px 0; } .replayed ul { margin: 2px 0; }
 figure { margin: 8px 0 2px; }
 figure img { max-width: min(520px, 100%); border: 1px solid var(--line); border-radius: 4px; }
 .nopicture { color: var(--muted); font-size: 12px; }
