@@ -30,7 +30,10 @@ log = logging.getLogger("cockpit.record")
 
 SCALE = 0.5  # of the viewport's CSS pixels
 QUALITY = 55
-TIMEOUT_S = 2.0  # a page that does not paint in this long gets no picture of this step
+TIMEOUT_S = 1.0  # a page that does not paint in this long gets no picture of this step
+# pictures that timed out in a row before the recording stops taking them: a window that
+# never paints (a browser we attached to, minimised) must not slow every step down
+GIVE_UP_AFTER = 3
 SUFFIX = ".shots"
 
 
@@ -56,21 +59,29 @@ class Shots:
         self.session = session
         self.dir = shots_dir(recording)
         self.taken = 0
+        self.timeouts = 0  # in a row
         self._cdp: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
     async def after_step(self, result: Result, spec: CommandSpec | None) -> None:
         """Take the step's picture and name its file in the result's data (`shot`, relative
         to the recording's folder): the recorder writes it into the step's record."""
-        if not wanted(result, spec):
+        if not wanted(result, spec) or self.timeouts >= GIVE_UP_AFTER:
             return
         tab = getattr(self.session, "active", None)
         if tab is None or tab.dialog is not None or tab.page.is_closed():
             return  # a dialog blocks painting: no picture rather than a stuck step
         try:
             jpeg = await asyncio.wait_for(self._capture(tab.page), TIMEOUT_S)
-        except (PlaywrightError, TimeoutError) as exc:
+        except TimeoutError:
+            self.timeouts += 1
+            if self.timeouts >= GIVE_UP_AFTER:
+                log.warning("the page painted no picture in %g s, %d times in a row: this "
+                            "recording takes no more pictures", TIMEOUT_S, self.timeouts)
+            return
+        except PlaywrightError as exc:
             log.info("no picture of `%s`: %s", result.command.split(" ", 1)[0], exc)
             return
+        self.timeouts = 0
         try:
             name = self._write(jpeg)
         except OSError as exc:  # the recording goes on without pictures

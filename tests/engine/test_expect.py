@@ -158,3 +158,27 @@ async def test_cockpit_exec_expect_over_the_control_socket_exits_1_when_it_fails
     code, out, err = await cockpit_exec("expect", email, "value", "a@b.c", "--timeout", "200")
     assert code == 1, out + err
     assert f'expected {email} "Email" value "a@b.c", found "a@b"' in out + err
+
+
+async def test_expectations_lists_what_holds_now_and_each_line_passes(s, base):
+    await ok(s, f"goto {base}{FORM}")
+    await ok(s, "snapshot -i")
+    email = ref_of(s, "textbox", "Email")
+    await ok(s, f"click {email}")
+    result = await ok(s, f"expectations {email}")
+    assert result.data["proposals"] == [f"expect {email} visible", f"expect {email} enabled",
+                                        f"expect {email} focused",
+                                        f"expect {email} value a@b"]
+    terms = ref_of(s, "checkbox", "I agree")
+    assert (await ok(s, f"expectations {terms}")).data["proposals"] == [
+        f"expect {terms} visible", f"expect {terms} enabled", f"expect {terms} unchecked"]
+    said = (await ok(s, "expectations '#msg'")).data["proposals"]
+    assert said == ["expect '#msg' visible", "expect '#msg' enabled",
+                    "expect '#msg' text 'Nothing sent yet'"]
+    assert (await ok(s, "expectations '#done'")).data["proposals"] == [
+        "expect '#done' hidden"]
+    assert (await ok(s, "expectations '#go'")).output.splitlines()[1] == "expect '#go' disabled"
+    password = await ok(s, "expectations '#pw'")
+    assert "hunter2secret" not in password.output and "value" not in password.output
+    for line in [*result.data["proposals"], *said, "expect '#done' hidden"]:
+        await ok(s, line)  # each holds, as Playwright's expect checks it

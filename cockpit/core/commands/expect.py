@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..expect.check import check
 from ..expect.model import STATES, expectation_of
+from ..expect.propose import proposals
 from ..registry import INT, TARGET, Arg, Flag, command
 from ..result import Outcome
 
@@ -40,3 +41,18 @@ from ..result import Outcome
          read_only=True, asserts=True, waits_for=("timeout",), tool="browser_expect")
 async def expect(ctx, a) -> Outcome:
     return await check(ctx, expectation_of(a.params))
+
+
+@command("expectations", "expect",
+         "List the expectations that hold now for an element, as `expect` lines to pick "
+         "from.",
+         args=(Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET),),
+         details="Checks once, now: visible (or hidden), enabled or disabled, checked or "
+                 "unchecked, focused, the value of a field (never a password's), and the "
+                 "start of its text. Run the one you want kept as a check: it is then "
+                 "recorded, replayed and exported. In the TUI, `a` on a ref's row offers "
+                 "them to pick from.",
+         examples=("expectations @e3", "expectations '#status'"), read_only=True)
+async def expectations(ctx, a) -> Outcome:
+    lines = await proposals(ctx, a.target)
+    return Outcome("\n".join([*lines, *ctx.notes]), {"proposals": lines})
