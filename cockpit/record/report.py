@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import datetime
 import html
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -127,7 +128,11 @@ def render(rec: Recording) -> str:
 
 
 def write(rec: Recording, out: Path) -> Path:
-    out.write_text(render(rec), encoding="utf-8")
+    """Write the report, readable by its owner only, as the recording it shows is."""
+    text = render(rec).encode("utf-8")
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as file:
+        file.write(text)
     return out
 
 

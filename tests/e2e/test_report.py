@@ -57,6 +57,7 @@ async def test_the_report_of_a_walk_shows_each_step_with_its_picture(s, base, tm
     assert all(p.stat().st_mode & 0o077 == 0 for p in shots)  # the owner's only
     out = tmp_path / "walk.html"
     report(path, out)
+    assert out.stat().st_mode & 0o077 == 0  # as private as the recording it shows
     self_contained(out.read_text())
     await ok(s, f"goto file://{out}")
     seen = await s.active.page.evaluate(READ_REPORT_JS)
