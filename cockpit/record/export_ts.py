@@ -3,7 +3,6 @@ export (export.py says what each step does, dialects.py how TypeScript writes it
 
 from __future__ import annotations
 
-import json
 
 from ..core.registry import REGISTRY, Registry
 from .dialects import TYPESCRIPT
@@ -14,7 +13,7 @@ from .replay import recorded_origin
 HEADER = """// @@TITLE@@
 //
 // Exported by Cockpit from @@SOURCE@@. Run it with `npx playwright test` (npm install
-// -D @playwright/test); $COCKPIT_ORIGIN moves it to another copy of the site@@SECRETS@@.
+// -D @playwright/test); $COCKPIT_ORIGIN moves it to another copy of the site.@@SECRETS@@
 import { test, expect, chromium, type Page } from '@playwright/test';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -87,11 +86,11 @@ def to_playwright_test(rec, name: str, registry: Registry = REGISTRY) -> str:
     """The recording as a TypeScript spec for `npx playwright test`."""
     origin = recorded_origin(rec) or ""
     secrets = secrets_typed(rec)
-    note = (f"; the secrets it types come from the environment: {', '.join(secrets)}"
+    note = (f"\n// The secrets it types come from the environment: {', '.join(secrets)}."
             if secrets else "")
     header = HEADER
     for key, value in {"TITLE": title(rec), "SOURCE": rec.path.name, "SECRETS": note,
-                       "ORIGIN": TYPESCRIPT.lit(origin), "NAME": json.dumps(name)}.items():
+                       "ORIGIN": TYPESCRIPT.lit(origin), "NAME": TYPESCRIPT.lit(name)}.items():
         header = header.replace(f"@@{key}@@", value)
     lines = [header.rstrip("\n"), *body(rec, origin, registry, TYPESCRIPT), "});"]
     return "\n".join(lines) + "\n"
