@@ -62,6 +62,7 @@ class SessionOptions:
     secrets: list[str] = field(default_factory=list)  # NAME=VALUE, or NAME from the env
     record: Path | None = None  # None: recordings/SESSION-TIME.jsonl (unless no_record)
     no_record: bool = False
+    no_shots: bool = False  # no picture of the page after each step in the recording
     trace: Path | None = None  # a Playwright trace zip
     auto_handoff: bool = False
     auto_resume: bool = False
@@ -91,6 +92,7 @@ class SessionOptions:
             from ..record.recorder import default_path
             session.recording_path = Path(self.record) if self.record else default_path(
                 session.name)
+            session.recording_shots = not self.no_shots
         return session
 
 

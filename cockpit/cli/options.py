@@ -42,6 +42,9 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="FILE",
                         help="record to FILE (default: recordings/SESSION-TIME.jsonl)")
     parser.add_argument("--no-record", action="store_true", help="do not record")
+    parser.add_argument("--no-shots", action="store_true",
+                        help="record no picture of the page after each step (they go in "
+                             "RECORDING.shots/, for `cockpit report`)")
     parser.add_argument("--trace", metavar="FILE.zip",
                         help="record a Playwright trace (open it with `playwright "
                              "show-trace FILE.zip` or trace.playwright.dev)")
@@ -78,8 +81,8 @@ def add_log_option(parser: argparse.ArgumentParser) -> None:
 
 # The destinations of the session options, for faces that refuse them in some mode.
 SESSION_DESTS = ("session", "headed", "browser", "browser_path", "cdp", "ws_endpoint",
-                 "secret", "record", "no_record", "trace", "auto_handoff", "auto_resume",
-                 "allow_domain", "confirm", "remote_header", "notify")
+                 "secret", "record", "no_record", "no_shots", "trace", "auto_handoff",
+                 "auto_resume", "allow_domain", "confirm", "remote_header", "notify")
 
 
 def refuse_unless_default(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -97,6 +100,7 @@ def session_options(args: argparse.Namespace) -> SessionOptions:
         browser_path=args.browser_path, cdp=args.cdp, ws_endpoint=args.ws_endpoint,
         secrets=list(args.secret),
         record=Path(args.record) if args.record else None, no_record=args.no_record,
+        no_shots=args.no_shots,
         trace=Path(args.trace) if args.trace else None, auto_handoff=args.auto_handoff,
         auto_resume=args.auto_resume, allow_domains=list(args.allow_domain),
         confirm=list(args.confirm), remote_headers=list(args.remote_header),

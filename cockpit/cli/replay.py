@@ -70,16 +70,35 @@ async def replay_main(args: argparse.Namespace) -> int:
     except OPEN_ERRORS as exc:
         return failed(FACE, exc)
     diverged = [r.n for r in reports if r.status == "diverged"]
+    unmet = [r for r in reports if r.status == "failed"]
     if not args.json:
         skipped = sum(r.status == "skipped" for r in reports)
         which = f" ({', '.join(map(str, diverged))})" if diverged else ""
         left = len(rec.steps) - len(reports)
         why = (" (stopped at the first divergence: --keep-going runs them)"
                if diverged and not args.keep_going else "")
-        print(f"{len(rec.steps)} steps: {len(reports) - len(diverged) - skipped} as "
-              f"recorded, {len(diverged)} diverged{which}, {skipped} skipped"
+        print(f"{len(rec.steps)} steps: {len(reports) - len(diverged) - skipped - len(unmet)}"
+              f" as recorded, {len(diverged)} diverged{which}, {skipped} skipped"
               + (f", {left} not run{why}" if left else ""))
-    return EXIT_FAILED if diverged else EXIT_OK
+        if said := expectations_line(reports):
+            print(said)
+        for report in unmet:
+            print(f"  step {report.n}: {report.reasons[-1] if report.reasons else report.ran}")
+    return EXIT_FAILED if diverged or unmet else EXIT_OK
+
+
+def expectations_line(reports: list[StepReport]) -> str:
+    """How the walk's expectations went: `2 expectations failed (of 5)`, or that they
+    all held ("" when it checked none)."""
+    from ..record.replay import asserting
+    checked = [r for r in reports if r.status in ("same", "failed") and asserting(r.recorded)]
+    unmet = sum(r.status == "failed" for r in checked)
+    if not checked:
+        return ""
+    noun = "expectation" if unmet == 1 else "expectations"
+    if unmet:
+        return f"{unmet} {noun} failed (of {len(checked)})"
+    return f"{len(checked)} expectation{'s' if len(checked) > 1 else ''} held"
 
 
 async def _replay(session: SessionSurface, rec: Recording,

@@ -16,7 +16,8 @@ FACES = {
     "mcp": "an MCP server (stdio, or HTTP with --port) that is also a live session",
     "demo": "the embedded demo site, with the TUI and the demo agent",
     "replay": "run a recording again and report every step that diverges",
-    "export": "write a pytest-playwright test from a recording",
+    "export": "write a pytest-playwright test or a @playwright/test spec from a recording",
+    "report": "write a self-contained HTML report of a recording: steps, pictures, verdicts",
     "themes": "list the themes found, and why any theme file was refused",
     "commands": "print the command reference",
 }

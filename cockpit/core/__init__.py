@@ -28,6 +28,7 @@ TYPE_CHECKING = False  # not typing's import: thin clients come through here
 if TYPE_CHECKING:
     from .base import events
     from .commands.mouse import DRAG_STEPS
+    from .expect import STATES, Expectation, ExpectationFailed, Pattern, expectation_of
     from .base.errors import (
         EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE, EXIT_WAIT_TIMEOUT,
         BrowserNotFoundError, CommandError,
@@ -55,12 +56,15 @@ if TYPE_CHECKING:
     from .secrets.redact import PASSWORDISH
     from .secrets.secrets import USE
     from .session.agent import describe
+    from .session.after import Ran
     from .session.session import Session
     from .session.surface import RefInfo, SessionSurface
 
 # name -> the module of the part that defines it ("=": the name is that module itself)
 _HOMES = {
     "events": "=base.events", "DRAG_STEPS": "commands.mouse",
+    **dict.fromkeys(["STATES", "Expectation", "ExpectationFailed", "Pattern",
+                     "expectation_of"], "expect"),
     **dict.fromkeys(["EXIT_FAILED", "EXIT_OK", "EXIT_UNREACHABLE", "EXIT_USAGE",
                      "EXIT_WAIT_TIMEOUT", "BrowserNotFoundError", "CommandError"],
                     "base.errors"),
@@ -82,7 +86,7 @@ _HOMES = {
     "diff_line": "page.changeset", "Tab": "page.tab",
     "MASK": "secrets.mask", "Masker": "secrets.mask", "PASSWORDISH": "secrets.redact",
     "USE": "secrets.secrets",
-    "describe": "session.agent", "Session": "session.session",
+    "describe": "session.agent", "Session": "session.session", "Ran": "session.after",
     "RefInfo": "session.surface", "SessionSurface": "session.surface",
 }
 # these read the registry: every command is registered before they are handed out

@@ -1,4 +1,5 @@
-"""A recording as a readable pytest-playwright test.
+"""A recording as a readable test: pytest-playwright, or @playwright/test in TypeScript
+(the language's own words come from dialects.py, the spec's header from export_ts.py).
 
 Elements are found the way a person names them (role and accessible name, recorded with
 each step), never by ref numbers; secrets stay names read from the environment; the
@@ -8,9 +9,14 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urljoin
 
-from ..core import REGISTRY, USE, CommandError, Registry, as_ref, command_of, parse
+from ..core import (
+    REGISTRY, USE, CommandError, Expectation, Invocation, Pattern, Registry, as_ref,
+    command_of, expectation_of, parse,
+)
 from . import pointer
+from .dialects import PYTHON, Python
 from .replay import REPLAYED_SOURCES, at_origin, recorded_origin
 
 HEADER = '''"""{title}
@@ -81,38 +87,58 @@ def test_{name}(page: Page) -> None:
     page.set_default_timeout(float(os.environ.get("COCKPIT_TIMEOUT_MS", 10_000)))
 '''
 
-# The pytest form of each command that has one (what a command *is* comes from its
-# declaration: read-only and handoff steps are left out by their flags).
-ACTIONS = {"click": "click()", "dblclick": "dblclick()", "hover": "hover()",
-           "focus": "focus()", "check": "check()", "uncheck": "uncheck()"}
+# The form of each command that has one, as Playwright names the call (what a command
+# *is* comes from its declaration: read-only and handoff steps are left out by their flags)
+ACTIONS = {"click": "click", "dblclick": "dblclick", "hover": "hover", "focus": "focus",
+           "check": "check", "uncheck": "uncheck"}
 TYPING = {"fill": "fill", "type": "press_sequentially"}
-HISTORY = {"back": "go_back()", "forward": "go_forward()", "reload": "reload()"}
+HISTORY = {"back": "go_back", "forward": "go_forward", "reload": "reload"}
+UNNAMED = "recorded without its name"
 
 
 def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
+    """The recording as a pytest-playwright test."""
     origin = recorded_origin(rec) or ""
-    secrets = sorted({m.group(1) or m.group(2) for s in rec.steps
-                      for m in USE.finditer(s["command"])})
+    secrets = secrets_typed(rec)
     note = (f"; the secrets it types come from the environment: {', '.join(secrets)}"
             if secrets else "")
-    lines = [HEADER.format(title=f"A walk recorded by Cockpit ({rec.header.get('session', '')}"
-                                 f", {len(rec.steps)} steps).", source=rec.path.name,
+    lines = [HEADER.format(title=title(rec), source=rec.path.name,
                            secrets_note=note, origin=origin, name=name)]
+    lines += body(rec, origin, registry, PYTHON)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def title(rec) -> str:
+    return (f"A walk recorded by Cockpit ({rec.header.get('session', '')}, "
+            f"{len(rec.steps)} steps).")
+
+
+def secrets_typed(rec) -> list[str]:
+    """The `$NAME`s the recorded commands use: the test reads them from the environment."""
+    return sorted({m.group(1) or m.group(2) for s in rec.steps
+                   for m in USE.finditer(s["command"])})
+
+
+def body(rec, origin: str, registry: Registry, d: Python) -> list[str]:
+    """The test's statements, step by step, indented for its function."""
+    lines: list[str] = []
     url = None
     on_tab = 1  # the tab the test is on, as the recording numbers them
     for step in rec.steps:
-        body = _step(step, origin, registry)
+        code = _step(step, origin, registry, d)
+        exported = bool(code) and not code[0].startswith(d.comment_mark)
         at = step.get("at") if isinstance(step.get("at"), dict) else {}
-        if body and not body[0].startswith("#") and isinstance(at.get("tab"), int) \
+        if exported and isinstance(at.get("tab"), int) \
                 and at["tab"] != on_tab:  # no `tab` step switched: the tab it was on
-            body = [f"page = after_close(page, {at['tab']})", *body]  # closed itself
-        if body:
-            lines.append(f"    # step {step['n']}: {_comment(step['command'])}")
-            lines += [f"    {b}" for b in body]
+            code = [d.assign_page(f"{d.fn('after_close')}(page, {at['tab']})"),
+                    *code]  # closed itself
+        if code:
+            lines.append(d.indent + d.comment(f"step {step['n']}: {_comment(step['command'])}"))
+            lines += [d.indent + c for c in code]
         switches = _switches_tab(step, registry)
-        if body and isinstance(step.get("tab"), int) and switches:
+        if code and isinstance(step.get("tab"), int) and switches:
             on_tab = step["tab"]  # the test's page followed the switch
-        elif body and isinstance(at.get("tab"), int):
+        elif code and isinstance(at.get("tab"), int):
             # The test's page is still the tab the step ran on, even when the session
             # went back to the opener in the step (a popup that closed itself): the next
             # step, on another tab, waits for that close first.
@@ -121,11 +147,12 @@ def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
         began = at.get("url") if isinstance(at.get("url"), str) else url
         left = isinstance(at.get("tab"), int) and step.get("tab") != at["tab"] and \
             not switches  # its tab closed by itself: no URL to see there
-        if body and step.get("ok") and new_url and new_url != began and not left and \
-                new_url.startswith("http") and not body[0].startswith("#"):
-            lines.append(f"    expect(page).to_have_url({_url(new_url, origin)})")
+        if exported and step.get("ok") and new_url and new_url != began and not left and \
+                new_url.startswith("http"):
+            lines.append(d.indent + d.do(d.call(d.expect("page"), "to_have_url",
+                                                _url(new_url, origin, d))))
         url = new_url or url
-    return "\n".join(lines).rstrip() + "\n"
+    return lines
 
 
 def _switches_tab(step: dict[str, Any], registry: Registry) -> bool:
@@ -134,93 +161,143 @@ def _switches_tab(step: dict[str, Any], registry: Registry) -> bool:
     return bool(spec is not None and spec.switches_tab)
 
 
-def _step(step: dict[str, Any], origin: str, registry: Registry) -> list[str]:
+def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python) -> list[str]:
     if step.get("source") not in REPLAYED_SOURCES:
         return []
     try:
         inv = parse(step["command"], registry)
     except CommandError:  # a command this version does not know, or malformed quotes
-        return [f"# not exported (cannot be read): {_comment(step['command'])}"]
+        return [d.comment(f"not exported (cannot be read): {_comment(step['command'])}")]
     spec, p = inv.spec, inv.params
     name = spec.name
-    if spec.read_only or spec.needs_person:
+    if (spec.read_only and not spec.asserts) or spec.needs_person:
         return []
     if not step.get("ok"):
-        return [f"# failed when recorded, not exported: {_comment(step.get('error'))}"]
+        return [d.comment(f"failed when recorded, not exported: "
+                          f"{_comment(step.get('error'))}")]
     flags = {f.key for f in inv.spec.flags if p.get(f.key) not in (None, False)}
     targets = step.get("targets") or {}
+    if spec.asserts:
+        return _expect(inv, step, origin, d)
     if name == "goto":
-        return [f"page.goto({_url(p['url'], origin)})"]
-    mouse = pointer.exported(step["command"], step.get("under"), registry, _locator, targets)
-    if mouse is not None:
-        return mouse
+        return [d.do(d.call("page", "goto", _url(p["url"], origin, d)))]
+    if name == "mouse":  # page.mouse.* at the element it was recorded on (pointer.py)
+        if d is not PYTHON:
+            return [d.comment(f"not exported to this runner yet: {_comment(step['command'])}")]
+        return pointer.exported(step["command"], step.get("under"), registry,
+                                lambda target, known: _locator(target, known, d)[0],
+                                targets) or []
     if name in HISTORY:
-        return [f"page.{HISTORY[name]}"]
+        return [d.do(d.call("page", HISTORY[name]))]
+    target = p.get("target")
+    loc, note = _locator(target, targets, d) if isinstance(target, str) else ("", "")
     if name in ACTIONS and not flags:
-        return [f"{_locator(p['target'], targets)}.{ACTIONS[name]}"]
+        return [d.do(d.call(loc, ACTIONS[name])) + note]
     if name in TYPING and spec.typed_text and not flags - {"delay"}:
-        typed = _text(p[spec.typed_text])
-        return [f"{_locator(p['target'], targets)}.{TYPING[name]}({typed})"]
+        typed = _text(p[spec.typed_text], d)
+        return [d.do(d.call(loc, TYPING[name], typed)) + note]
     if name == "press":
-        if p.get("target"):
-            return [f"{_locator(p['target'], targets)}.press({p['key']!r})"]
-        return [f"page.keyboard.press({p['key']!r})"]
+        if target:
+            return [d.do(d.call(loc, "press", d.lit(p["key"]))) + note]
+        return [d.do(d.call("page.keyboard", "press", d.lit(p["key"])))]
     if name == "select":
-        return [f"{_locator(p['target'], targets)}.select_option({list(p['options'])!r})"]
+        return [d.do(d.call(loc, "select_option", d.lit(list(p["options"])))) + note]
     if name == "tab":
-        return [f"page = tab(page, {int(p['n'])})"]
+        return [d.assign_page(f"{d.fn('tab')}(page, {int(p['n'])})")]
     if name == "newtab":
-        out = ["page = page.context.new_page()"]
-        return out + ([f"page.goto({_url(p['url'], origin)})"] if p.get("url") else [])
+        out = [d.assign_page(d.call(d.context(), "new_page"))]
+        return out + ([d.do(d.call("page", "goto", _url(p["url"], origin, d)))]
+                      if p.get("url") else [])
     if name == "wait":
-        return _wait(p)
+        return _wait(p, d)
     if name == "closetab":  # then the tab the recording went on with
-        close = f"page.context.pages[{int(p['n']) - 1}].close()" if p.get("n") else \
-            "page.close()"
-        return [close, f"page = tab(page, {int(step.get('tab') or 1)})"]
+        close = d.do(d.call(f"{d.pages()}[{int(p['n']) - 1}]", "close")) if p.get("n") \
+            else d.do(d.call("page", "close"))
+        return [close, d.assign_page(f"{d.fn('tab')}(page, {int(step.get('tab') or 1)})")]
     if name == "state":  # its file, as given (a relative one: from where the test runs)
         if p["action"] == "save":
-            return [f"page.context.storage_state(path={p['file']!r})"]
-        return [f"load_state(page, {p['file']!r})"]
-    return [f"# not exported (no pytest form yet): {_comment(step['command'])}"]
+            return [d.do(d.call(d.context(), "storage_state", path=p["file"]))]
+        return [d.do(f"{d.fn('load_state')}(page, {d.lit(p['file'])})")]
+    return [d.comment(f"not exported (no {d.name} form yet): {_comment(step['command'])}")]
+
+
+def _expect(inv: Invocation, step: dict[str, Any], origin: str, d: Python) -> list[str]:
+    """An `expect` step as Playwright's own assertion, the same check the engine ran."""
+    e = expectation_of(inv.params)
+    targets = step.get("targets") or {}
+    note = ""
+    options: dict[str, Any] = {}
+    if e.target is not None:  # an element's check, or count's selector
+        subject, note = _locator(e.target, targets, d)
+    elif e.kind == "page_text":
+        subject = d.call("page", "locator", d.lit("body"))
+        options["use_inner_text"] = True
+    else:
+        subject = "page"
+    args = [] if e.expected is None else [_expected(e, step, origin, d)]
+    if e.timeout_given:  # 0 checks once, as the engine does (0 is "none" to Playwright)
+        options["timeout"] = max(e.timeout, 1)
+    method = ("not_" if e.negates else "") + e.method
+    return [d.do(d.call(d.expect(subject), method, *args, **options)) + note]
+
+
+def _expected(e: Expectation, step: dict[str, Any], origin: str, d: Python) -> str:
+    want = e.expected
+    if isinstance(want, Pattern):
+        return d.regex(want.source)
+    if e.kind == "url" and isinstance(want, str):
+        if want.startswith("/"):  # a path on the site it was checked on
+            at = step.get("at")
+            page = (at.get("url") if isinstance(at, dict) else None) or step.get("url") \
+                or origin
+            return _url(urljoin(str(page), want), origin, d)
+        return _url(want, origin, d)
+    return d.lit(want)
 
 
 def _comment(text: Any) -> str:
-    """Text for a `#` comment: one line, whatever it held."""
+    """Text for a comment: one line, whatever it held."""
     return " ".join(str(text).split())[:200]
 
 
-def _locator(target: str, targets: dict[str, dict]) -> str:
+def _locator(target: str, targets: dict[str, dict], d: Python) -> tuple[str, str]:
+    """The element by role and name as the recording knew it (or the selector given),
+    and a note to end its statement with when it could not be named."""
     ref = as_ref(target)
     if ref is None:
-        return f"page.locator({target!r})"
+        return d.call("page", "locator", d.lit(target)), ""
     want = targets.get(ref)
     if want is None:  # a ref the recording could not name: nothing stable to find it by
-        return f"page.locator({('aria-ref=' + ref)!r})  # recorded without its name"
+        return (d.call("page", "locator", d.lit("aria-ref=" + ref)),
+                f"  {d.comment(UNNAMED)}")
     if want.get("label") and not want["name"]:  # nameless to Playwright: by its words
-        loc = f"page.get_by_role({want['role']!r}).filter(has_text={want['label']!r})"
+        loc = d.call(d.call("page", "get_by_role", d.lit(want["role"])), "filter",
+                     has_text=want["label"])
     else:
-        loc = f"page.get_by_role({want['role']!r}, name={want['name']!r}, exact=True)"
-    return loc + (f".nth({want['nth']})" if want.get("nth") else "")
+        loc = d.call("page", "get_by_role", d.lit(want["role"]), name=want["name"],
+                     exact=True)
+    return (d.call(loc, "nth", str(want["nth"])) if want.get("nth") else loc), ""
 
 
-def _text(word: str) -> str:
-    """A Python expression for typed text: $NAME becomes the environment variable."""
+def _text(word: str, d: Python) -> str:
+    """An expression for typed text: $NAME becomes the environment variable."""
     m = re.fullmatch(r"\$\{?([A-Za-z_]\w*)\}?", word)
-    return f"os.environ[{m.group(1)!r}]" if m else repr(word)
+    return d.env(m.group(1)) if m else d.lit(word)
 
 
-def _url(url: str, origin: str) -> str:
+def _url(url: str, origin: str, d: Python = PYTHON) -> str:
     """At the recorded origin (with its scheme or without: `goto localhost:8421/login`),
     the URL follows $COCKPIT_ORIGIN."""
     rest = at_origin(url, origin)
-    return f"ORIGIN + {rest!r}" if rest is not None else repr(url)
+    return f"ORIGIN + {d.lit(rest)}" if rest is not None else d.lit(url)
 
 
-def _wait(p: dict[str, Any]) -> list[str]:
+def _wait(p: dict[str, Any], d: Python) -> list[str]:
     out = []
     if p.get("text"):
-        out.append(f"expect(page.get_by_text({p['text']!r}).first).to_be_visible()")
+        text = d.first(d.call("page", "get_by_text", d.lit(p["text"])))
+        out.append(d.do(d.call(d.expect(text), "to_be_visible")))
     if p.get("gone"):
-        out.append(f"expect(page.get_by_text({p['gone']!r})).to_have_count(0)")
-    return out or ["page.wait_for_load_state()"]
+        gone = d.call("page", "get_by_text", d.lit(p["gone"]))
+        out.append(d.do(d.call(d.expect(gone), "to_have_count", "0")))
+    return out or [d.do(d.call("page", "wait_for_load_state"))]

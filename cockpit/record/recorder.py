@@ -15,6 +15,7 @@ from .. import __version__
 from ..core import events as ev
 from ..core import PASSWORDISH
 from .mask import MASK, Masker
+from .shots import Shots
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,8 @@ def start_recording(session: Session) -> Recorder | None:
     """The recorder for a session whose CLI asked for one (session.recording_path)."""
     if session.recording_path is None:
         return None
-    return Recorder(session, session.recording_path, session.secrets.values).start()
+    return Recorder(session, session.recording_path, session.secrets.values,
+                    shots=session.recording_shots).start()
 
 
 class Recorder:
@@ -54,9 +56,13 @@ class Recorder:
     the session surface: the refs each step used come in its command.started event."""
 
     def __init__(self, session: SessionSurface, path: Path,
-                 secrets: dict[str, str] | None = None) -> None:
+                 secrets: dict[str, str] | None = None, *, shots: bool = False) -> None:
         self.session = session
         self.path = Path(path)
+        # a picture per step (shots.py): a local session's steps only (its step hooks)
+        self._hooks: list[Any] | None = getattr(session, "after_steps", None) if shots \
+            else None
+        self.shots = Shots(session, self.path) if self._hooks is not None else None
         if secrets is None:  # a local session's --secret values (a remote one keeps them)
             local = getattr(session, "secrets", None)
             secrets = local.values if local is not None else {}
@@ -82,6 +88,8 @@ class Recorder:
                      "session": self.session.name, "started": time.time(),
                      "cockpit": __version__})
         self._unsubscribe = self.session.bus.subscribe(self._on_event)
+        if self.shots is not None and self._hooks is not None:
+            self._hooks.append(self.shots.after_step)
         return self
 
     def close(self) -> None:
@@ -92,6 +100,9 @@ class Recorder:
             except OSError as exc:
                 self._failed(exc)
         self._agent_dropped.clear()
+        if self.shots is not None and self._hooks is not None \
+                and self.shots.after_step in self._hooks:
+            self._hooks.remove(self.shots.after_step)
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -238,6 +249,8 @@ class Recorder:
             record["needs"] = details["needs"]
         if isinstance(details.get("under"), list):  # a `mouse` step's elements: replay
             record["under"] = details["under"]  # and export act on them where they are
+        if isinstance(details.get("shot"), str):  # its picture, beside the recording
+            record["shot"] = details["shot"]
         if isinstance(details.get("handoff"), dict):
             record["handoff"] = _small(details["handoff"])
         if isinstance(details.get("confirm"), dict):  # --confirm: a person's answer

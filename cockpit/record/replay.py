@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Collection
 from urllib.parse import urlsplit
 
-from ..core import REPLAYED, URL, USE, CommandSpec, as_ref, command_of, diff_line, split_words
+from ..core import (
+    REPLAYED, URL, USE, CommandError, CommandSpec, Registry, as_ref, command_of, diff_line,
+    events as ev, expectation_of, parse, split_words,
+)
 from . import pointer
 from .location import Place, differs, place_of, recorded_place, same_url
 from .mask import MASK
@@ -36,18 +39,27 @@ class StepReport:
     n: int
     recorded: str  # the command as recorded
     ran: str | None = None  # as replayed (refs found again, origin moved), None: skipped
-    status: str = "same"  # same | diverged | skipped
+    # same | diverged | skipped | failed (an expectation that did not hold: reported
+    # apart from divergences, and the walk goes on, since checking changed nothing)
+    status: str = "same"
     reasons: list[str] = field(default_factory=list)
     expected: dict[str, Any] = field(default_factory=dict)
     actual: dict[str, Any] = field(default_factory=dict)
 
     @property
     def line(self) -> str:
-        mark = {"same": "ok  ", "diverged": "DIFF", "skipped": "skip"}[self.status]
+        mark = {"same": "ok  ", "diverged": "DIFF", "skipped": "skip",
+                "failed": "FAIL"}[self.status]
         text = f"{self.n:4} {mark} {self.ran or self.recorded}"
         if self.ran and self.ran != self.recorded:
             text += f"   (recorded: {self.recorded})"
         return "\n".join([text] + [f"          {r}" for r in self.reasons])
+
+
+def asserting(command: str, registry: Registry | None = None) -> bool:
+    """Whether a recorded command is an expectation (declared `asserts`)."""
+    spec = command_of(command, registry) if registry is not None else command_of(command)
+    return bool(spec is not None and spec.asserts)
 
 
 def recorded_origin(rec: Recording) -> str | None:
@@ -107,12 +119,24 @@ class Replayer:
                       lambda _: self.new_origin or "", text)
 
     async def step(self, step: dict[str, Any]) -> StepReport:
+        """Replay one recorded step and compare; its report is also a replay.step event
+        (the replay's own recording keeps it, for `cockpit report`)."""
+        report = await self._step(step)
+        self.session.bus.emit(ev.REPLAY_STEP, n=report.n, status=report.status,
+                              recorded=report.recorded, ran=report.ran,
+                              reasons=list(report.reasons))
+        return report
+
+    async def _step(self, step: dict[str, Any]) -> StepReport:
         report = StepReport(step["n"], step["command"])
         spec = command_of(step["command"], self.session.registry)
         # the first step runs where the new session starts (a recording may begin on a
-        # page its session had open): from the second on, each runs where it ran
+        # page its session had open): from the second on, each runs where it ran. An
+        # expectation runs wherever the walk is: it changes nothing, and where it is not
+        # met (another URL, another title) it fails saying what it found there
         expected = recorded_place(step, self._before) \
-            if self._before is not None and _runs_somewhere(spec) else None
+            if self._before is not None and _runs_somewhere(spec) and not (
+                spec is not None and spec.asserts) else None
         self._before = step
         why = None
         if step.get("source") not in REPLAYED_SOURCES:
@@ -126,6 +150,8 @@ class Replayer:
             why = "it did not run when recorded"
         elif (step.get("confirm") or {}).get("answer") == "denied":  # --confirm
             why = "a person denied it when recorded: it did not run"
+        elif spec is not None and spec.asserts and not step.get("ok"):
+            why = "an expectation that failed when recorded: not one this walk holds to"
         elif lacking := sorted(secrets_used(step["command"]) & self.without):
             why = (f"it types {', '.join('$' + n for n in lacking)}, which this session was "
                    f"not given (--secret NAME, or type it when the walkthrough asks)")
@@ -155,6 +181,8 @@ class Replayer:
             notes += placed
         report.ran = line
         if any("is not on the page now" in n for n in notes):
+            if spec is not None and spec.asserts:  # what it expected of the element
+                return _absent(report, line, notes, self.session.registry)
             report.status = "diverged"  # its ref would hit whatever has that number now
             report.reasons = notes + ["not run"]
             return report
@@ -169,6 +197,11 @@ class Replayer:
         report.expected = {"ok": step.get("ok"), "error": step.get("error"),
                            "from": self.move(at.get("url") or "") or None,
                            "url": self.move(step.get("url") or ""), "diff": step.get("diff")}
+        if spec is not None and spec.asserts:
+            # held or not is all there is to it: the expectation itself is the check
+            report.reasons = notes + ([] if result.ok else [str(result.error)])
+            report.status = "same" if result.ok else "failed"
+            return report
         report.reasons = notes + compare(report.expected, report.actual)
         if len(report.reasons) > len(notes):
             report.status = "diverged"
@@ -229,6 +262,25 @@ class Replayer:
                     notes.append(f"@{ref} is @{found} now (same {want['role']} \"{label}\")")
                 out.append(word.replace(ref, found))
         return _join(out), notes
+
+
+def _absent(report: StepReport, line: str, notes: list[str],
+            registry: Registry) -> StepReport:
+    """An expectation whose element is not on the page now: met when it expected the
+    element hidden (as Playwright says of nothing), else failed, naming the element."""
+    missing = next(n for n in notes if n.endswith(" is not on the page now"))
+    element = missing[:-len(" is not on the page now")]
+    try:
+        e = expectation_of(parse(line, registry).params)
+    except CommandError as exc:
+        report.status, report.reasons = "failed", notes + [exc.message]
+        return report
+    if e.met_by_absence:
+        report.reasons = notes + ["hidden, as expected"]
+        return report
+    report.status = "failed"
+    report.reasons = [f"expected {e.words(element)}, found no such element on the page"]
+    return report
 
 
 def _join(words: list[str]) -> str:

@@ -32,6 +32,7 @@ from .messages import CommandsRan, route, translate
 from .palette import CockpitCommands
 from .picture import PicturePane
 from .prompt import Hint, Prompt
+from .expect_screen import ExpectScreen
 from .refs_pane import RefsPane
 from .screens import HelpScreen, TextScreen
 from .status_bar import NeedsNotice, StatusBar
@@ -250,6 +251,20 @@ class CockpitApp(ControlHandlers):
 
     def on_refs_pane_zoom(self, message: RefsPane.Zoom) -> None:
         self.submit(f"zoom {message.ref}")
+
+    def on_refs_pane_propose(self, message: RefsPane.Propose) -> None:
+        self.run_worker(self._propose(message.ref), group="commands", exit_on_error=False)
+
+    async def _propose(self, ref: str) -> None:
+        """`expectations REF` (logged as the person's), then the pick runs as typed."""
+        result = await self.session.run(f"expectations {ref}", source="human")
+        lines = result.data.get("proposals") if result.ok else None
+        if not lines:
+            self.notify(result.error or f"nothing to expect of {ref}", title="Expect",
+                        severity="warning", markup=False)
+            return
+        self.push_screen(ExpectScreen(ref, list(lines)),
+                         lambda line: self.submit(line) if line else None)
 
     def on_refs_pane_insert(self, message: RefsPane.Insert) -> None:
         self.insert_into_prompt(message.ref + " ")

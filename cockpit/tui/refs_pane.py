@@ -23,10 +23,18 @@ NAME_MIN = 12  # below this the table scrolls sideways rather than squeeze the n
 
 class RefsPane(Vertical):
     COMPONENT_CLASSES = {"refs--ref", "refs--dim"}
-    BINDINGS = [Binding("z", "zoom", "Zoom", id="refs.zoom")]
+    BINDINGS = [Binding("z", "zoom", "Zoom", id="refs.zoom"),
+                Binding("a", "propose", "Expect", id="refs.expect")]
 
     class Zoom(Message):
         """The element of the row under the cursor, enlarged to fill the cockpit."""
+
+        def __init__(self, ref: str) -> None:
+            super().__init__()
+            self.ref = ref
+
+    class Propose(Message):
+        """The expectations that hold now for the row under the cursor, to pick one."""
 
         def __init__(self, ref: str) -> None:
             super().__init__()
@@ -119,6 +127,11 @@ class RefsPane(Vertical):
         ref = self.query_one(RefsList).cursor_ref
         if ref is not None:
             self.post_message(self.Zoom(f"@{ref}"))
+
+    def action_propose(self) -> None:
+        ref = self.query_one(RefsList).cursor_ref
+        if ref is not None:
+            self.post_message(self.Propose(f"@{ref}"))
 
     def on_refs_list_selected(self, event: RefsList.Selected) -> None:
         event.stop()

@@ -105,8 +105,10 @@ def test_no_record_writes_nothing(tmp_path, site, monkeypatch):
     finally:
         proc.stdin.close()
         proc.wait(60)
-    (made,) = (tmp_path / "rec").iterdir()  # the default: one file per session
+    # the default: one file per session, and the pictures of its steps beside it
+    made, shots = sorted((tmp_path / "rec").iterdir(), key=lambda p: p.suffix)
     assert made.name.startswith("rec-") and made.suffix == ".jsonl"
+    assert shots.name == made.stem + ".shots" and shots.is_dir()
 
 
 def test_a_bad_secret_is_refused_with_what_to_do(tmp_path):

@@ -80,7 +80,7 @@ def test_every_command_is_documented_and_categorised():
     for spec in REGISTRY.commands.values():
         assert spec.summary and spec.summary.endswith("."), spec.name
         assert spec.category in ("navigate", "read", "interact", "inspect", "visual", "tabs",
-                                 "state", "control", "meta"), spec.name
+                                 "state", "control", "meta", "expect"), spec.name
         assert spec.synopsis.startswith(spec.name)
 
 

@@ -13,15 +13,16 @@ if TYPE_CHECKING:
 # Every event kind, declared once: its payload (a TypedDict below, for type checkers) and
 # the facts its consumers route by. The kind strings are in recordings and on the control
 # socket: a contract, never renamed. Views ignore kinds they do not know.
-COMMANDS, TABS, PAGE, AGENT, CONTROL, SESSION = (
-    "command", "tab", "page", "agent", "control", "session")
+COMMANDS, TABS, PAGE, AGENT, CONTROL, SESSION, REPLAY = (
+    "command", "tab", "page", "agent", "control", "session", "replay")
 
 
 class EventKind:
     """What the cockpit knows about one kind of event (a plain class: thin clients import
     this module, and dataclasses would cost them milliseconds at start-up).
 
-    group: who it is about: command, tab, page, agent, control (who has the browser), session.
+    group: who it is about: command, tab, page, agent, control (who has the browser), session,
+        replay (a replayed step's verdict: for the replay's recording, views ignore it).
     payload: the name of its TypedDict below.
     kept: the control server keeps it for viewers that attach later (commands and agents).
     recorded: the recorder writes it to the recording besides the steps.
@@ -128,6 +129,9 @@ CONFIRM_WAITING = declare(_K("confirm.waiting", CONTROL, "ConfirmWaiting", kept=
 # ... answered (approved, denied), or no longer waiting (timed out, withdrawn)
 CONFIRM_ANSWERED = declare(_K("confirm.answered", CONTROL, "ConfirmAnswered", kept=True,
                               recorded=True, says="`{command}`: {answer}"))
+# a replayed step compared with its recording (same, diverged, skipped, failed: an
+# expectation that did not hold): a replay's own recording keeps it for its report
+REPLAY_STEP = declare(_K("replay.step", REPLAY, "ReplayStep", recorded=True))
 del _K
 
 if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin clients ~2 ms
@@ -292,6 +296,12 @@ if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin client
         reason: str
         by: str  # the source that answered (human), "" when nobody did
         waiting: int  # commands still waiting
+    class ReplayStep(TypedDict):
+        n: int  # the step's number in the recording replayed
+        status: str  # same | diverged | skipped | failed
+        recorded: str
+        ran: str | None  # None: not run
+        reasons: list[str]
 
 
 class Event:

@@ -2,6 +2,7 @@
 
 from . import (  # noqa: F401  (imported for their registrations)
     control,
+    expect,
     inspect,
     interact,
     meta,

@@ -21,6 +21,7 @@ CATEGORIES = {
     "visual": "Pictures and PDF",
     "tabs": "Tabs",
     "state": "Dialogs and browser state",
+    "expect": "Expectations (fail when not met)",
     "control": "Handing over to a human",
     "meta": "Meta",
 }
@@ -104,6 +105,8 @@ class CommandSpec:
       deadline (the session's command timeout) grows by their sum (`wait --timeout`).
     - `switches_tab`: the session goes on in another tab because the command says so
       (tab, newtab, closetab): an exported test follows it with its own page.
+    - `asserts`: checks that something holds and fails when it does not (`expect`): replay
+      reports its failures apart from divergences, and an exported test asserts it.
     - `tool`: the name of its own MCP tool in `cockpit mcp` (what agents do most), whose
       parameters are its arguments and flags; every command is also reachable through
       the `browser_run` tool.
@@ -131,6 +134,7 @@ class CommandSpec:
     interrupts: bool = False
     waits_for: tuple[str, ...] = ()
     switches_tab: bool = False
+    asserts: bool = False
     tool: str | None = None
 
     def __post_init__(self) -> None:
@@ -153,7 +157,8 @@ class CommandSpec:
                 "needs_person": self.needs_person, "typed_text": self.typed_text,
                 "masked_args": list(self.masked_args), "read_only": self.read_only,
                 "bypasses_queue": self.bypasses_queue, "interrupts": self.interrupts,
-                "waits_for": list(self.waits_for), "switches_tab": self.switches_tab}
+                "waits_for": list(self.waits_for), "switches_tab": self.switches_tab,
+                "asserts": self.asserts}
 
     @property
     def synopsis(self) -> str:
@@ -228,6 +233,9 @@ class CommandSpec:
             notes.append("checks whether the page needs a person")
         if self.needs_person:
             notes.append("involves a person: replay and export skip it")
+        if self.asserts:
+            notes.append("fails when what it checks does not hold; replay checks it and "
+                         "export asserts it")
         if self.bypasses_queue:
             notes.append("runs at once, even while another command is stuck")
         if self.interrupts:
@@ -313,7 +321,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             masked_args: tuple[str, ...] = (), read_only: bool = False,
             bypasses_queue: bool = False, interrupts: bool = False,
             waits_for: tuple[str, ...] = (), switches_tab: bool = False,
-            tool: str | None = None,
+            asserts: bool = False, tool: str | None = None,
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
     """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
     The behaviour flags are documented on `CommandSpec`."""
@@ -325,7 +333,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             never_held=never_held, checks_needs=checks_needs, needs_person=needs_person,
             typed_text=typed_text, masked_args=tuple(masked_args), read_only=read_only,
             bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for),
-            switches_tab=switches_tab, tool=tool))
+            switches_tab=switches_tab, asserts=asserts, tool=tool))
         return handler
 
     return register

@@ -9,9 +9,10 @@ changed), never text that would need masking again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..base.result import Result
@@ -27,13 +28,17 @@ class Ran:
     command: Command
     source: str
     snap: Snapshot | None
+    confirm: dict[str, Any] | None = None  # how a person answered it (--confirm)
 
 
-AfterStep = Callable[["Result", Ran], "Result"]
+# a step may be a coroutine (a picture of the page, the policy closing a refused popup):
+# it runs while the command still has its turn, so the page is the one it left
+AfterStep = Callable[["Result", Ran], "Result | Awaitable[Result]"]
 
 
-def after(result: Result, ran: Ran, steps: Sequence[AfterStep]) -> Result:
+async def after(result: Result, ran: Ran, steps: Sequence[AfterStep]) -> Result:
     """The Result once every step had it, in order."""
-    for step in steps:
-        result = step(result, ran)
+    for step in list(steps):  # a recorder may come or go meanwhile
+        handed = step(result, ran)
+        result = await handed if inspect.isawaitable(handed) else handed
     return result

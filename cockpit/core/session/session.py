@@ -100,6 +100,7 @@ class Session:
             self.redactor.shown.add(value, f"<{header} header>")
             self.redactor.files.add(value, f"<{header} header>")
         self.recording_path: Path | None = None  # where views record it (set by the CLI)
+        self.recording_shots = True  # a small picture per step beside it (--no-shots)
         self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
         self.trace_parts = 0
         self.switching = False  # relaunching the browser (handoff): its old pages close
@@ -115,11 +116,16 @@ class Session:
         # every action, as before (COCKPIT_FULL_DIFF=1; benchmarks compare the two).
         self.incremental_diffs = os.environ.get("COCKPIT_FULL_DIFF", "") in ("", "0")
         # a Result once its command ran, in this order (session/after.py)
-        self.after_steps: tuple[AfterStep, ...] = (
+        # a Result once its command ran, in this order (session/after.py); a recorder
+        # appends its picture of each step
+        self.after_steps: list[AfterStep] = [
             lambda result, ran: self.redactor.result(result, ran.snap, ran.command),
+            lambda result, ran: self.policy.after(self, result),  # what it refused
+            lambda result, ran: result.but(data={**result.data, "confirm": ran.confirm})
+            if ran.confirm else result,  # the step says how a person answered it
             lambda result, ran: self.recovery.tell(result, ran.source),
             lambda result, ran: self.handoff.after_command(result, ran.source, ran.command),
-        )
+        ]
 
     # --- lifecycle ----------------------------------------------------------------------
     async def __aenter__(self) -> Session:
@@ -316,12 +322,9 @@ class Session:
                                     f"({self.recovery.dead}): start Cockpit again")
                     return result
                 self.policy.begin(self)
-                result = after(self.handoff.refuse_stale(command, source)
-                               or await self.deadlines.run(command, source, deadline),
-                               Ran(command, source, snap), self.after_steps)
-                result = await self.policy.after(self, result)  # refused domains
-                if confirmed is not None:  # the step says a person approved it
-                    result = result.but(data={**result.data, "confirm": confirmed})
+                result = await after(self.handoff.refuse_stale(command, source)
+                                     or await self.deadlines.run(command, source, deadline),
+                                     Ran(command, source, snap, confirmed), self.after_steps)
                 self.commands_run += 1
             finally:
                 self.holds.end_turn()
