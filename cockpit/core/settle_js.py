@@ -58,11 +58,23 @@ INIT_JS = r"""
     if (typeof dialog === 'function')
       window[name] = function (...args) { S.modal = now(); return dialog.apply(this, args); };
   }
-  // The chain a callback belongs to: the root of the timer running it, else now.
+  // The chain a callback belongs to: the root of the timer running it, else now. `via`:
+  // the WebSocket message the chain began with (0: none), carried as the root is; what a
+  // callback of such a chain changes in the DOM, the page rendered of that message.
   const rootNow = () => S.root || now();
-  const wrap = (fn, root) => function (...args) {
-    const saved = S.root; S.root = root;
-    try { return fn.apply(this, args); } finally { S.root = saved; }
+  S.via = 0;
+  S.byMessage = () => {};  // (set with the document's observer, below)
+  // A message's chain goes on in the microtasks its callback queued (a framework schedules
+  // its render from one: React): it ends after them, in a microtask queued last.
+  const micro = window.queueMicrotask ? window.queueMicrotask.bind(window)
+    : (fn) => Promise.resolve().then(fn);
+  const wrap = (fn, root, via = S.via) => function (...args) {
+    const saved = S.root, savedVia = S.via;
+    S.root = root; S.via = via;
+    try { return fn.apply(this, args); } finally {
+      if (via) micro(() => { S.byMessage(via); S.root = saved; S.via = savedVia; });
+      else { S.root = saved; S.via = savedVia; }
+    }
   };
   window.setTimeout = function (fn, delay, ...args) {
     if (typeof fn !== 'function') return setT.call(window, fn, delay, ...args);
@@ -112,7 +124,7 @@ INIT_JS = r"""
       const to = peer.get(this);
       if (to) {
         const key = {};
-        S.timers.set(key, {root: rootNow(), due: now(), post: true});
+        S.timers.set(key, {root: rootNow(), via: S.via, due: now(), post: true});
         if (!inbox.has(to)) inbox.set(to, []);
         inbox.get(to).push(key);
       }
@@ -128,7 +140,7 @@ INIT_JS = r"""
           const key = (inbox.get(port) || []).shift();
           const sent = key && S.timers.get(key);
           if (key) S.timers.delete(key);
-          return (sent ? wrap(fn, sent.root) : fn).apply(this, args);
+          return (sent ? wrap(fn, sent.root, sent.via) : fn).apply(this, args);
         });
       },
     });
@@ -187,9 +199,12 @@ INIT_JS = r"""
   // last message came, when the page last sent, and the sockets still waiting for their
   // first message.
   const WS = window.WebSocket;
-  // `wsLog`: the latest messages' times, each with whether the DOM changed after it (the
-  // page rendered it: an answer, not a status or bookkeeping message).
-  S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map(); S.wsLog = [];
+  const listen = EventTarget.prototype.addEventListener;
+  const unlisten = EventTarget.prototype.removeEventListener;
+  // `wsLog`: the latest messages, [time, rendered, id]: rendered when the page's handling
+  // of it (its listeners, and the timers, frames and MessageChannel tasks they set going)
+  // changed the DOM: an answer, not a status or bookkeeping message.
+  S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map(); S.wsLog = []; S.wsCount = 0;
   if (WS) {
     S.wsOpen = new Set();
     const Wrapped = function WebSocket(...args) {
@@ -197,16 +212,42 @@ INIT_JS = r"""
       S.wsNew.set(ws, now());
       S.wsOpen.add(ws);
       const first = () => S.wsNew.delete(ws);
-      ws.addEventListener('message', () => {
+      listen.call(ws, 'message', () => {  // (the first listener: before the page's own)
         S.wsIn = now();
         first();
-        S.wsLog.push([S.wsIn, false]);
+        S.wsLog.push([S.wsIn, false, ++S.wsCount]);
         if (S.wsLog.length > 64) S.wsLog.shift();
       });
-      ws.addEventListener('close', () => { first(); S.wsOpen.delete(ws); });
+      listen.call(ws, 'close', () => { first(); S.wsOpen.delete(ws); });
       return ws;
     };
     Wrapped.prototype = WS.prototype;
+    // The page's message listeners run as a chain of that message (`via`, see `wrap`).
+    const handlers = new WeakMap(), originals = new WeakMap();
+    const viaMessage = (fn) => {
+      if (typeof fn !== 'function') return fn;
+      if (!handlers.has(fn)) {
+        const run = function (...args) { return wrap(fn, now(), S.wsCount).apply(this, args); };
+        handlers.set(fn, run);
+        originals.set(run, fn);
+      }
+      return handlers.get(fn);
+    };
+    WS.prototype.addEventListener = function (type, fn, ...rest) {
+      return listen.call(this, type, type === 'message' ? viaMessage(fn) : fn, ...rest);
+    };
+    WS.prototype.removeEventListener = function (type, fn, ...rest) {
+      return unlisten.call(this, type, type === 'message' && handlers.has(fn) ?
+        handlers.get(fn) : fn, ...rest);
+    };
+    const onmessage = Object.getOwnPropertyDescriptor(WS.prototype, 'onmessage');
+    if (onmessage && onmessage.set) {
+      Object.defineProperty(WS.prototype, 'onmessage', {
+        configurable: true, enumerable: onmessage.enumerable,
+        get() { const f = onmessage.get.call(this); return originals.get(f) || f; },
+        set(fn) { onmessage.set.call(this, viaMessage(fn)); },
+      });
+    }
     for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Wrapped[k] = WS[k];
     window.WebSocket = Wrapped;
     const wsSend = WS.prototype.send;
@@ -278,11 +319,18 @@ INIT_JS = r"""
                       tag: el.tagName.toLowerCase(), type: el.type || '',
                       message: el.validationMessage || 'invalid'});
     }, true);
-    new MutationObserver(() => {
-      S.mut = now(); S.muts++; afterFrame();
-      const last = S.wsLog[S.wsLog.length - 1];
-      if (last) last[1] = true;  // (an observer's callback runs in the task that mutated)
-    }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    const mutated = () => { S.mut = now(); S.muts++; afterFrame(); };
+    const observer = new MutationObserver(mutated);
+    observer.observe(document, {subtree: true, childList: true, attributes: true,
+                                characterData: true});
+    // a callback of a message's chain is over: did it change the DOM? (The observer's own
+    // callback would only run after it, in no chain.)
+    S.byMessage = (via) => {
+      if (!observer.takeRecords().length) return;
+      mutated();
+      const m = S.wsLog.find((e) => e[2] === via);
+      if (m) m[1] = true;
+    };
   };
   S.bind();
 })();
