@@ -59,15 +59,16 @@ POPUP_CAP_S = 1.0  # the page called window.close(): the tab goes away by then
 WS_REPLY_CAP_S = 3.0
 # Messages keep coming in bursts while the server works: still this long after the last,
 # the answer is in (a socket that streams without end is followed until CHAIN_CAP_S).
-# Until the page has rendered one of them, they are a status or bookkeeping (Streamlit's
-# "running" comes at once, the rerun's output after the script ran: 70-170 ms later on a
-# loaded machine; marimo's first messages come 60 ms before its output), so the wait is
-# long; ...
+# Long while the page has rendered none of them (a status or bookkeeping message: marimo's
+# first ones come 60 ms before its output), and after the page sent over its socket: that
+# starts server work that answers in parts (Streamlit's rerun: "running" at once, which
+# may re-render, and the output once the script has run, 70-190 ms later on a loaded
+# machine; 100 ms missed it); ...
 WS_QUIET_S = 0.3
-# ... once a message has changed the DOM, the answer is being rendered, and what is left
-# of it comes in a quick burst (marimo: its output, then "idle" and "completed-run", each
-# 1-25 ms after the one before): still this long, or twice the longest pause between its
-# messages so far, it is in. (It was WS_QUIET_S, 100 ms, whatever the messages did.)
+# ... the answer to an HTTP ask (marimo's cell run: a POST, then the kernel's messages)
+# once a message has changed the DOM is being rendered, and what is left of it comes in a
+# quick burst (marimo: its output, then "idle" and "completed-run", 1-25 ms apart): still
+# this long, or twice the longest pause between its messages so far, it is in.
 WS_RENDERED_QUIET_S = 0.04
 # An app that asks its server over HTTP and gets the answer over its socket (marimo's
 # cell run): after the action's fetch ended, a silent socket is waited for this long.
@@ -192,9 +193,10 @@ def _page_delay(state: dict, chain_open: bool, elapsed: float) -> float | None:
 
 def _socket_quiet(state: dict) -> float:
     """How long the page's sockets must have been silent for the answer to be in:
-    WS_QUIET_S until the page has rendered one of the messages since the action, then
-    WS_RENDERED_QUIET_S, or twice the longest pause between its messages so far."""
-    if not state.get("wsRendered"):
+    WS_QUIET_S, or, once the page has rendered one of the messages since the action and
+    if it sent nothing over its socket, WS_RENDERED_QUIET_S or twice the longest pause
+    between those messages so far."""
+    if not state.get("wsRendered") or state.get("wsSent", -1) >= 0:
         return WS_QUIET_S
     return min(WS_QUIET_S, max(WS_RENDERED_QUIET_S, 2 * state.get("wsGap", 0) / 1000))
 

@@ -58,23 +58,11 @@ INIT_JS = r"""
     if (typeof dialog === 'function')
       window[name] = function (...args) { S.modal = now(); return dialog.apply(this, args); };
   }
-  // The chain a callback belongs to: the root of the timer running it, else now. `via`:
-  // the WebSocket message the chain began with (0: none), carried as the root is; what a
-  // callback of such a chain changes in the DOM, the page rendered of that message.
+  // The chain a callback belongs to: the root of the timer running it, else now.
   const rootNow = () => S.root || now();
-  S.via = 0;
-  S.byMessage = () => {};  // (set with the document's observer, below)
-  // A message's chain goes on in the microtasks its callback queued (a framework schedules
-  // its render from one: React): it ends after them, in a microtask queued last.
-  const micro = window.queueMicrotask ? window.queueMicrotask.bind(window)
-    : (fn) => Promise.resolve().then(fn);
-  const wrap = (fn, root, via = S.via) => function (...args) {
-    const saved = S.root, savedVia = S.via;
-    S.root = root; S.via = via;
-    try { return fn.apply(this, args); } finally {
-      if (via) micro(() => { S.byMessage(via); S.root = saved; S.via = savedVia; });
-      else { S.root = saved; S.via = savedVia; }
-    }
+  const wrap = (fn, root) => function (...args) {
+    const saved = S.root; S.root = root;
+    try { return fn.apply(this, args); } finally { S.root = saved; }
   };
   window.setTimeout = function (fn, delay, ...args) {
     if (typeof fn !== 'function') return setT.call(window, fn, delay, ...args);
@@ -124,7 +112,7 @@ INIT_JS = r"""
       const to = peer.get(this);
       if (to) {
         const key = {};
-        S.timers.set(key, {root: rootNow(), via: S.via, due: now(), post: true});
+        S.timers.set(key, {root: rootNow(), due: now(), post: true});
         if (!inbox.has(to)) inbox.set(to, []);
         inbox.get(to).push(key);
       }
@@ -140,7 +128,7 @@ INIT_JS = r"""
           const key = (inbox.get(port) || []).shift();
           const sent = key && S.timers.get(key);
           if (key) S.timers.delete(key);
-          return (sent ? wrap(fn, sent.root, sent.via) : fn).apply(this, args);
+          return (sent ? wrap(fn, sent.root) : fn).apply(this, args);
         });
       },
     });
@@ -149,11 +137,13 @@ INIT_JS = r"""
   // server over HTTP may get the answer over its socket (marimo runs a cell so).
   S.ended = [];
   const bodies = new WeakMap();  // a fetch's response: the time its chain began
-  const track = (promise, root = rootNow()) => {
+  // `asked`: a request (not a body read), whose end `ended` notes.
+  const track = (promise, root = rootNow(), asked = true) => {
     const rec = {root};
     S.fetches.add(rec);
     const done = () => {
       S.fetches.delete(rec);
+      if (!asked) return;
       S.ended.push({root: rec.root, at: now()});
       if (S.ended.length > 20) S.ended.shift();
     };
@@ -177,7 +167,7 @@ INIT_JS = r"""
     if (typeof read !== 'function') continue;
     Res[m] = function (...args) {
       const p = read.apply(this, args);
-      if (bodies.has(this)) track(p, bodies.get(this));
+      if (bodies.has(this)) track(p, bodies.get(this), false);
       return p;
     };
   }
@@ -199,12 +189,9 @@ INIT_JS = r"""
   // last message came, when the page last sent, and the sockets still waiting for their
   // first message.
   const WS = window.WebSocket;
-  const listen = EventTarget.prototype.addEventListener;
-  const unlisten = EventTarget.prototype.removeEventListener;
-  // `wsLog`: the latest messages, [time, rendered, id]: rendered when the page's handling
-  // of it (its listeners, and the timers, frames and MessageChannel tasks they set going)
-  // changed the DOM: an answer, not a status or bookkeeping message.
-  S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map(); S.wsLog = []; S.wsCount = 0;
+  // `wsLog`: the latest messages' times, each with whether the DOM changed after it (the
+  // page rendered it: an answer, not a status or bookkeeping message).
+  S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map(); S.wsLog = [];
   if (WS) {
     S.wsOpen = new Set();
     const Wrapped = function WebSocket(...args) {
@@ -212,42 +199,16 @@ INIT_JS = r"""
       S.wsNew.set(ws, now());
       S.wsOpen.add(ws);
       const first = () => S.wsNew.delete(ws);
-      listen.call(ws, 'message', () => {  // (the first listener: before the page's own)
+      ws.addEventListener('message', () => {
         S.wsIn = now();
         first();
-        S.wsLog.push([S.wsIn, false, ++S.wsCount]);
+        S.wsLog.push([S.wsIn, false]);
         if (S.wsLog.length > 64) S.wsLog.shift();
       });
-      listen.call(ws, 'close', () => { first(); S.wsOpen.delete(ws); });
+      ws.addEventListener('close', () => { first(); S.wsOpen.delete(ws); });
       return ws;
     };
     Wrapped.prototype = WS.prototype;
-    // The page's message listeners run as a chain of that message (`via`, see `wrap`).
-    const handlers = new WeakMap(), originals = new WeakMap();
-    const viaMessage = (fn) => {
-      if (typeof fn !== 'function') return fn;
-      if (!handlers.has(fn)) {
-        const run = function (...args) { return wrap(fn, now(), S.wsCount).apply(this, args); };
-        handlers.set(fn, run);
-        originals.set(run, fn);
-      }
-      return handlers.get(fn);
-    };
-    WS.prototype.addEventListener = function (type, fn, ...rest) {
-      return listen.call(this, type, type === 'message' ? viaMessage(fn) : fn, ...rest);
-    };
-    WS.prototype.removeEventListener = function (type, fn, ...rest) {
-      return unlisten.call(this, type, type === 'message' && handlers.has(fn) ?
-        handlers.get(fn) : fn, ...rest);
-    };
-    const onmessage = Object.getOwnPropertyDescriptor(WS.prototype, 'onmessage');
-    if (onmessage && onmessage.set) {
-      Object.defineProperty(WS.prototype, 'onmessage', {
-        configurable: true, enumerable: onmessage.enumerable,
-        get() { const f = onmessage.get.call(this); return originals.get(f) || f; },
-        set(fn) { onmessage.set.call(this, viaMessage(fn)); },
-      });
-    }
     for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Wrapped[k] = WS[k];
     window.WebSocket = Wrapped;
     const wsSend = WS.prototype.send;
@@ -319,18 +280,11 @@ INIT_JS = r"""
                       tag: el.tagName.toLowerCase(), type: el.type || '',
                       message: el.validationMessage || 'invalid'});
     }, true);
-    const mutated = () => { S.mut = now(); S.muts++; afterFrame(); };
-    const observer = new MutationObserver(mutated);
-    observer.observe(document, {subtree: true, childList: true, attributes: true,
-                                characterData: true});
-    // a callback of a message's chain is over: did it change the DOM? (The observer's own
-    // callback would only run after it, in no chain.)
-    S.byMessage = (via) => {
-      if (!observer.takeRecords().length) return;
-      mutated();
-      const m = S.wsLog.find((e) => e[2] === via);
-      if (m) m[1] = true;
-    };
+    new MutationObserver(() => {
+      S.mut = now(); S.muts++; afterFrame();
+      const last = S.wsLog[S.wsLog.length - 1];
+      if (last) last[1] = true;  // (an observer's callback runs in the task that mutated)
+    }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   };
   S.bind();
 })();
