@@ -151,11 +151,13 @@ class Watch:
                 self.last_unreported = self.last_activity
 
 
-async def probe(page, since_ms: float, changes: bool = False,
+async def probe(page, since_ms: float, changes: bool | str = False,
                 frame: bool = True, click_id: str | None = None) -> dict | None:
     """What the page still has going for an action begun at `since_ms`; None when it
     cannot say (no init script, or a navigation replacing the document). `changes`: when
-    the page is quiet, the answer also holds the change tracker's (`changes`). `frame`:
+    the page is quiet, the answer also holds the change tracker's (`changes`); "busy":
+    even when it is not (the look is expected to be the last: a socket's quiet ends with
+    it, and timers and animations then no longer count). `frame`:
     a DOM changed just now is given its frame before the answer (False: asked only for
     the page's fetches, the caller does not wait on the DOM). `click_id`: sent before a
     quick click, it answers once that click is over (quick_click.py)."""
@@ -235,7 +237,7 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
     what it does next (the caller starts its snapshot then: execute._mutate)."""
     start = time.monotonic()
     deadline, chain_end = start + cap, start + CHAIN_CAP_S
-    note, scripted, nav_asked = "", True, 0.0
+    note, scripted, nav_asked, last_look = "", True, 0.0, False
     while time.monotonic() < deadline:
         now = time.monotonic()
         if watch.navigated:
@@ -251,7 +253,8 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             break
         state, watch.first_probe = watch.first_probe, None
         if state is None:
-            state = await probe(page, watch.since_ms, changes=watch.wants_changes)
+            state = await probe(page, watch.since_ms, changes=watch.wants_changes and (
+                "busy" if last_look else True))
         if state is None and not watch.navigated:
             if page.is_closed() or not scripted:
                 break
@@ -284,9 +287,14 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             continue
         delay = _page_delay(state, now < chain_end, now - start)
         if delay is None:
-            watch.changes_final = ("changes" in state and watch.count == 0
-                                   and not watch.downloads)
+            # nothing can change after this look: no request of the action's is left, or
+            # (the page reporting them all) the ones it made are over
+            watch.changes_final = "changes" in state and not watch.downloads and (
+                watch.count == 0 or (watch.scripted and not watch.unreported
+                                     and not watch.pending))
             break
+        # waiting only for a socket's quiet: the next look most likely ends it
+        last_look = state.get("wsIn", -1) >= 0 and not state["fetches"]
         await asyncio.sleep(delay)
     else:
         note = "the page was still busy after the action"

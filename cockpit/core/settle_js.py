@@ -325,18 +325,20 @@ async ([since, limit, quietMs, changes, clickId]) => {
     out = state();
   }
   const quiet = !busy(out) && (out.mutated < 0 || out.mutated >= quietMs || out.framed);
-  if (changes && quiet) {
+  if (changes === 'busy' || (changes && quiet)) {
     try { out.changes = (__QUERY__)(false); }
     catch (e) { out.changes = {failed: String(e)}; }  // Python takes a full snapshot
   }
   return out;
 
-  // ms since the action's last fetch ended with the page's socket silent since: its
-  // answer may be on its way over the socket; -1 when not so.
+  // ms since the action's first fetch ended with the page's socket silent since: its
+  // answer may be on its way over the socket; -1 when not so. (Not from the last fetch:
+  // one the answer itself set going, ending after its messages, asks nothing.)
   function wsAsked(since, now) {
-    const last = lastEnded(since);
     if (!S.wsOpen || !S.wsOpen.size) return -1;
-    return last && !(S.wsIn >= last) ? now - last : -1;
+    let first = 0;
+    for (const e of S.ended || []) if (e.root >= since && (!first || e.at < first)) first = e.at;
+    return first && !(S.wsIn >= first) ? now - first : -1;
   }
   // Whether the page rendered a message that came since the action (`wsRendered`), and
   // the longest pause between the messages from the first such one on (`wsGap`, ms).
