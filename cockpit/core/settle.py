@@ -218,7 +218,9 @@ def _socket_delay(state: dict, elapsed: float) -> float | None:
         return 0.02  # asked over HTTP, the socket silent since: its answer may come there
     quiet = _socket_quiet(state)
     if 0 <= got < quiet * 1000 and elapsed < CHAIN_CAP_S:
-        return max(0.005, quiet - got / 1000)
+        # looked at again within the short quiet: a message may be rendered meanwhile,
+        # and the long wait then becomes the short one
+        return min(max(0.005, quiet - got / 1000), WS_RENDERED_QUIET_S)
     return None
 
 
