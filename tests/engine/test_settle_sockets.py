@@ -13,7 +13,8 @@ from aiohttp import WSMsgType, web
 from conftest import ok, ref_of
 
 APP = """<!doctype html><html><head><title>Socket app</title></head><body><main>
-<h1>Socket app</h1><div id=widgets></div><p id=out>nothing yet</p></main><script>
+<h1>Socket app</h1><div id=widgets></div><p id=out>nothing yet</p><p id=status></p>
+</main><script>
 fetch('/config').then((r) => r.json()).then((config) => {
   const ws = new WebSocket(`ws://${location.host}/stream`);
   window.ws = ws;
@@ -26,6 +27,7 @@ fetch('/config').then((r) => r.json()).then((config) => {
       document.getElementById('widgets').append(b);
     }
     if (msg.out) document.getElementById('out').textContent = msg.out;
+    if (msg.status !== undefined) document.getElementById('status').textContent = msg.status;
   };
 });
 </script></body></html>"""
@@ -40,6 +42,11 @@ SAVES = """<!doctype html><html><head><title>Saves later</title></head><body><ma
  setTimeout(() => fetch('/save?slow=1500'), 1100)">Edit</button>
 <p id=said>-</p></main></body></html>"""
 SAVED: list[bool] = []
+# A query whose response's body comes 400 ms after its headers (no socket on this page)
+QUERY = """<!doctype html><html><head><title>Query</title></head><body><main>
+<button onclick="fetch('/late-body').then((r) => r.json()).then((d) => {
+  document.getElementById('out').textContent = d.rows[0]; })">Query</button>
+<p id=out>nothing yet</p></main></body></html>"""
 
 
 async def _page(request: web.Request) -> web.Response:
@@ -48,6 +55,10 @@ async def _page(request: web.Request) -> web.Response:
 
 async def _saves(request: web.Request) -> web.Response:
     return web.Response(text=SAVES, content_type="text/html")
+
+
+async def _query(request: web.Request) -> web.Response:
+    return web.Response(text=QUERY, content_type="text/html")
 
 
 async def _config(request: web.Request) -> web.Response:
@@ -64,12 +75,29 @@ async def _stream(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse()
     await ws.prepare(request)
     await asyncio.sleep(0.3)  # the app's first render comes a while after `load`
-    await ws.send_json({"widgets": ["Run", "Other"]})
+    await ws.send_json({"widgets": ["Run", "Other", "Rerun"]})
     async for msg in ws:
-        if msg.type == WSMsgType.TEXT:
+        if msg.type == WSMsgType.TEXT and msg.data == "Rerun":
+            # as Streamlit's rerun: "running" at once, which the page shows, and the
+            # output once the script has run, longer after than a burst's pauses
+            await ws.send_json({"status": "running"})
+            await asyncio.sleep(0.25)
+            await ws.send_json({"status": "", "out": "reran"})
+        elif msg.type == WSMsgType.TEXT:
             await asyncio.sleep(0.15)  # the server works, then answers over the socket
             await ws.send_json({"out": f"ran {msg.data}"})
     return ws
+
+
+async def _late_body(request: web.Request) -> web.StreamResponse:
+    """Headers at once, the body a while later (a slow query streamed out)."""
+    response = web.StreamResponse(headers={"Content-Type": "application/json"})
+    await response.prepare(request)
+    await response.write(b" ")  # (aiohttp sends the headers with the first bytes)
+    await asyncio.sleep(0.4)
+    await response.write(b'{"rows": ["Late row"]}')
+    await response.write_eof()
+    return response
 
 
 @pytest.fixture
@@ -77,7 +105,8 @@ async def socket_app():
     app = web.Application()
     app.add_routes([web.get("/", _page), web.get("/config", _config),
                     web.get("/stream", _stream), web.get("/saves", _saves),
-                    web.get("/save", _save)])
+                    web.get("/save", _save), web.get("/late-body", _late_body),
+                    web.get("/query", _query)])
     runner = web.AppRunner(app, shutdown_timeout=0.5)  # the page's socket stays open
     await runner.setup()
     with socket.socket() as sock:
@@ -114,3 +143,21 @@ async def test_a_request_long_after_the_action_does_not_hold_its_result(s, socke
     r = await ok(s, f"click {ref_of(s, 'button', 'Edit')}")
     assert "edited" in r.output, r.output
     assert not SAVED, "the edit's result waited for the autosave"
+
+
+async def test_an_answer_in_parts_after_the_page_sent_is_in_the_result(s, socket_app):
+    # a status the page shows at once, the output 250 ms later: what the page sent over
+    # its socket set server work going whose first message is not all of its answer
+    await ok(s, f"goto {socket_app}/")
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'button', 'Rerun')}")
+    assert '"nothing yet" -> "reran"' in r.output, r.output
+
+
+async def test_a_fetch_whose_body_comes_late_is_followed_to_its_render(s, socket_app):
+    # the response's headers come at once and its body 400 ms later: the page renders
+    # only when it has read the body, and that is in the click's result
+    await ok(s, f"goto {socket_app}/query")
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'button', 'Query')}")
+    assert '"nothing yet" -> "Late row"' in r.output, r.output

@@ -310,11 +310,14 @@ class Tab:
         self._network[request] = entry
         self.requests_seen += 1
         self.session.buffers.network.add(entry)
+        resource = request.resource_type
         is_nav = request.is_navigation_request() and request.frame == self.page.main_frame
         self._navigating = self._navigating or is_nav
+        # a fetch or XHR of this page's main frame: its settle script follows it (settle.py)
+        own = resource in ("fetch", "xhr") and request.frame == self.page.main_frame
         for watch in self.session.watches:
-            watch.request_started(request, request.resource_type,
-                                  is_nav and watch.tab_id == self.id)
+            mine = watch.tab_id == self.id
+            watch.request_started(request, resource, is_nav and mine, own and mine)
 
     def _on_response(self, response) -> None:
         request = response.request

@@ -43,7 +43,11 @@ function () {
   const old = window.__cockpitChanges;
   if (old) { if (old.doc !== document) old.bind(); return; }
   const MAX = 400;  // changed elements past this: the page changed wholesale
+  // `nodes`: elements whose children or text changed; of those, `lost`: the ones that lost
+  // a child they had at the last query; `added`: nodes added since then (a child added and
+  // removed again, a toast or a tooltip that came and went, changed nothing).
   const fresh = () => ({base: false, nodes: new Set(), attrs: new Map(), values: new Set(),
+                        lost: new Set(), added: new WeakSet(),
                         global: '', title: false, rules: undefined, members: null,
                         scanned: false, given: new Map(), unread: []});
   const T = fresh();
@@ -59,14 +63,19 @@ function () {
       if (!m) T.attrs.set(t, m = new Map());
       if (!m.has(r.attributeName)) m.set(r.attributeName, r.oldValue);
     } else if (r.type === 'characterData') {
-      if (t.parentNode) T.nodes.add(t.parentNode);
+      if (t.parentNode) { T.nodes.add(t.parentNode); T.lost.add(t.parentNode); }
     } else {
       let relevant = false;
       for (const n of r.addedNodes) {
-        if (!ignorable(n)) relevant = true;
+        if (!ignorable(n)) { relevant = true; T.added.add(n); }
         if (n.nodeType === 1 && n.shadowRoot) observe(n.shadowRoot);
       }
-      for (const n of r.removedNodes) if (!ignorable(n)) relevant = true;
+      for (const n of r.removedNodes) {
+        if (ignorable(n)) continue;
+        relevant = true;
+        if (T.added.has(n)) T.added.delete(n);
+        else T.lost.add(t);
+      }
       if (relevant) T.nodes.add(t);
     }
     if (T.nodes.size + T.attrs.size > MAX) T.global = 'many parts of the page changed';
@@ -144,6 +153,12 @@ QUERY_JS = r"""
     if (T.base) T.members = match();
     return {unread: T.members === null ? T.unread : []};
   }
+  // Attributes whose change leaves the element's role and name as they were (Playwright
+  // then keeps its ref): its region can start at the element itself, not at its parent.
+  // (Its own visibility may change with `class` or `style`: changes.py climbs then.)
+  const KEEPS_NAME = new RegExp('^(class|style|data-.*|tabindex|disabled|aria-(expanded|' +
+    'selected|checked|pressed|current|busy|disabled|invalid|required|readonly))$');
+  const SIBLING_RULES = 100;
   const mark = arg === true;
   const doc = mark ? (window.__cockpitDoc ??= Math.random().toString(36).slice(2))
                    : (window.__cockpitDoc || '');
@@ -154,6 +169,7 @@ QUERY_JS = r"""
   if (!mark && T.base && !T.global) collect(out);
   // start over: the next query reports what changes from now on
   T.nodes.clear(); T.attrs.clear(); T.values.clear(); T.global = '';
+  T.lost.clear(); T.added = new WeakSet();
   if (!T.scanned) {  // open shadow roots that existed before tracking began
     T.scanned = true;
     for (const el of document.querySelectorAll('*')) if (el.shadowRoot) T.observe(el.shadowRoot);
@@ -178,13 +194,19 @@ QUERY_JS = r"""
     const SHOWS = new RegExp('^(display|visibility|content|width|height|min-|max-|' +
       'inline-size|block-size|overflow|clip|transform|scale|font-size|zoom|pointer-events)');
     const PSEUDO = /::?(before|after|marker|placeholder|first-line|first-letter)\b/g;
-    const found = new Set();
+    const found = new Set(), siblings = new Set();
     let unreadable = false;
     T.unread = [];
     const consider = (selector, names) => {  // names: a rule's style, or Python's list
-      if (!STATE.test(selector)) return;
+      const state = STATE.test(selector);
+      // a sibling combinator: an attribute of one element shows or hides another
+      const sibling = !state && /[~+]/.test(selector.replace(/\[[^\]]*\]|\([^)]*\)/g, ''));
+      if (!state && !sibling) return;
       for (let i = 0; i < names.length; i++) {
-        if (SHOWS.test(names[i])) { found.add(selector.replace(PSEUDO, '')); return; }
+        if (SHOWS.test(names[i])) {
+          (state ? found : siblings).add(selector.replace(PSEUDO, ''));
+          return;
+        }
       }
     };
     const sheet = (s) => {
@@ -207,7 +229,10 @@ QUERY_JS = r"""
       }
     };
     for (const s of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) sheet(s);
-    T.rules = unreadable || found.size > 300 ? null : [...found];
+    // Too many sibling rules to match each time: an attribute's change is then looked for
+    // from its element's parent (`regionOf`), which holds the siblings it may reach.
+    T.siblings = siblings.size <= SIBLING_RULES;
+    T.rules = unreadable || found.size > 300 ? null : [...found, ...(T.siblings ? siblings : [])];
     return T.rules;
   }
 
@@ -225,6 +250,7 @@ QUERY_JS = r"""
   function collect(out) {
     const starts = [];  // [element, its name may have changed]
     for (const n of T.nodes) {
+      if (!net(n)) continue;
       if (n === document || n === document.documentElement || n === body) {
         out.global = 'the page changed as a whole';
         return;
@@ -241,8 +267,12 @@ QUERY_JS = r"""
     }
     for (const [el, names] of T.attrs) {
       if (!el.isConnected) continue;
-      let changed = false;
-      for (const [name, old] of names) if (el.getAttribute(name) !== old) { changed = true; break; }
+      let changed = false, renames = false;
+      for (const [name, old] of names) {
+        if (el.getAttribute(name) === old) continue;
+        changed = true;
+        renames = renames || !T.siblings || !KEEPS_NAME.test(name);
+      }
       if (!changed) continue;
       if (el.closest('title')) { out.title = true; continue; }
       if (inert(el, names.get('rel'))) continue;
@@ -251,12 +281,14 @@ QUERY_JS = r"""
         out.global = 'the page changed as a whole';
         return;
       }
-      starts.push([el, true]);
+      starts.push([el, renames]);
     }
     for (const el of T.values) {
       if (!el.isConnected || inert(el)) continue;
       if (el.tagName === 'LINK' || el.tagName === 'STYLE') return sheet(out);
-      starts.push([el, true]);
+      // a field's value is not its name, but a button-like input's is
+      starts.push([el, !T.siblings || (el.tagName === 'INPUT' &&
+        /^(button|submit|reset|image)$/i.test(el.type))]);
     }
     const before = T.members, now = members = match();
     if (before === null || now === null) return whole(out, 'a stylesheet Cockpit cannot read');
@@ -307,6 +339,19 @@ QUERY_JS = r"""
       }
       return n;
     };
+    // Whether Playwright may render an element as one text (its children are text, or
+    // inline elements of one text node each): the only child of a generic parent, it is
+    // then inlined into the parent's line and has no ref of its own.
+    const textual = (el) => {
+      for (const c of el.childNodes) {
+        if (c.nodeType !== 1) continue;
+        const display = getComputedStyle(c).display;
+        if (display === 'none' || display === 'contents') return false;
+        if (!display.startsWith('inline') || !generic(c) || c.childNodes.length !== 1 ||
+            c.firstChild.nodeType !== 3) return false;
+      }
+      return true;
+    };
     const regionOf = (el, renamed) => {
       let r = renamed ? up(el) : el;
       for (let a = r; a && a !== body; a = up(a)) {
@@ -319,7 +364,10 @@ QUERY_JS = r"""
       while (r && r !== body && r !== document.documentElement) {
         const p = up(r);
         if (!p || p === body) break;
-        if ((generic(r) && kids(r) <= 1) || kids(p) <= 1) { r = p; continue; }
+        if ((generic(r) && kids(r) <= 1) || (kids(p) <= 1 && generic(r) && textual(r))) {
+          r = p;
+          continue;
+        }
         break;
       }
       while (r && r.getRootNode() !== document) r = r.getRootNode().host;
@@ -351,6 +399,13 @@ QUERY_JS = r"""
     }
   }
 
+  // Whether a node's children or text really changed: it lost one it had, or holds one
+  // added since (else all that came went again, and it is as it was).
+  function net(n) {
+    if (T.lost.has(n)) return true;
+    for (const c of n.childNodes) if (T.added.has(c)) return true;
+    return false;
+  }
   function sheet(out) { out.global = 'a stylesheet changed'; }
   // A <link> that is not (and was not) a stylesheet shows nothing: an app that swaps its
   // favicon while it works (marimo, as a cell runs) has not changed the page as a whole.

@@ -59,7 +59,17 @@ POPUP_CAP_S = 1.0  # the page called window.close(): the tab goes away by then
 WS_REPLY_CAP_S = 3.0
 # Messages keep coming in bursts while the server works: still this long after the last,
 # the answer is in (a socket that streams without end is followed until CHAIN_CAP_S).
-WS_QUIET_S = 0.1
+# Long while the page has rendered none of them (a status or bookkeeping message: marimo's
+# first ones come 60 ms before its output), and after the page sent over its socket: that
+# starts server work that answers in parts (Streamlit's rerun: "running" at once, which
+# may re-render, and the output once the script has run, 70-190 ms later on a loaded
+# machine; 100 ms missed it); ...
+WS_QUIET_S = 0.3
+# ... the answer to an HTTP ask (marimo's cell run: a POST, then the kernel's messages)
+# once a message has changed the DOM is being rendered, and what is left of it comes in a
+# quick burst (marimo: its output, then "idle" and "completed-run", 1-25 ms apart): still
+# this long, or twice the longest pause between its messages so far, it is in.
+WS_RENDERED_QUIET_S = 0.04
 # An app that asks its server over HTTP and gets the answer over its socket (marimo's
 # cell run): after the action's fetch ended, a silent socket is waited for this long.
 WS_ASKED_CAP_S = 1.5
@@ -87,6 +97,14 @@ class Watch:
     downloads: list = field(default_factory=list)  # asyncio tasks saving a download
     file_chooser: bool = False  # the tab reported a file chooser opening
     last_activity: float = field(default_factory=time.monotonic)
+    # The page's own fetches and XHRs (its main frame's), which its init script reports
+    # (`fetches`), body reads included: the quiet after the action's requests need not
+    # bridge what comes of them. `unreported`: how many others (images, scripts, frames,
+    # other tabs'), and when one last started or ended.
+    reported: set = field(default_factory=set)
+    unreported: int = 0
+    last_unreported: float = field(default_factory=time.monotonic)
+    scripted: bool = False  # the page answered a probe: it reports its fetches
     open: bool = True  # still counting new requests as caused by the action
     # A probe made by the action itself, right after it (quick_click.py): settling's
     # first look, not asked again.
@@ -103,7 +121,9 @@ class Watch:
     # `refused`), each {label, tag, type, message}; None when it refused none.
     refused: list | None = None
 
-    def request_started(self, request, resource: str, is_navigation: bool) -> None:
+    def request_started(self, request, resource: str, is_navigation: bool,
+                        reported: bool = False) -> None:
+        """`reported`: a fetch or XHR of this tab's main frame, which its page reports."""
         if is_navigation:
             self.navigated, self.committed, self.nav_done = True, False, False
             self.nav_request = request
@@ -115,6 +135,11 @@ class Watch:
         self.pending.add(request)
         self.count += 1
         self.last_activity = time.monotonic()
+        if reported:
+            self.reported.add(request)
+        else:
+            self.unreported += 1
+            self.last_unreported = self.last_activity
 
     def request_ended(self, request, final: bool = False) -> None:
         if final and request is self.nav_request:
@@ -122,13 +147,17 @@ class Watch:
         if request in self.pending:
             self.pending.discard(request)
             self.last_activity = time.monotonic()
+            if request not in self.reported:
+                self.last_unreported = self.last_activity
 
 
-async def probe(page, since_ms: float, changes: bool = False,
+async def probe(page, since_ms: float, changes: bool | str = False,
                 frame: bool = True, click_id: str | None = None) -> dict | None:
     """What the page still has going for an action begun at `since_ms`; None when it
     cannot say (no init script, or a navigation replacing the document). `changes`: when
-    the page is quiet, the answer also holds the change tracker's (`changes`). `frame`:
+    the page is quiet, the answer also holds the change tracker's (`changes`); "busy":
+    even when it is not (the look is expected to be the last: a socket's quiet ends with
+    it, and timers and animations then no longer count). `frame`:
     a DOM changed just now is given its frame before the answer (False: asked only for
     the page's fetches, the caller does not wait on the DOM). `click_id`: sent before a
     quick click, it answers once that click is over (quick_click.py)."""
@@ -154,7 +183,7 @@ def _page_delay(state: dict, chain_open: bool, elapsed: float) -> float | None:
     # The app's server answered over its socket, and that has been rendered: a timer due
     # later, or an animation, is the app's own (a spinner's delay, a progress bar's fade),
     # not the answer's.
-    answered = state.get("wsIn", -1) >= WS_QUIET_S * 1000
+    answered = state.get("wsIn", -1) >= _socket_quiet(state) * 1000
     if state["timers"] and not (answered and state["next"] > ANSWERED_TIMER_MS):
         return min(max(state["next"] / 1000, 0.005), 0.1)
     if state["anim"] and not answered:
@@ -164,12 +193,22 @@ def _page_delay(state: dict, chain_open: bool, elapsed: float) -> float | None:
     return None
 
 
+def _socket_quiet(state: dict) -> float:
+    """How long the page's sockets must have been silent for the answer to be in:
+    WS_QUIET_S, or, once the page has rendered one of the messages since the action and
+    if it sent nothing over its socket, WS_RENDERED_QUIET_S or twice the longest pause
+    between those messages so far."""
+    if not state.get("wsRendered") or state.get("wsSent", -1) >= 0:
+        return WS_QUIET_S
+    return min(WS_QUIET_S, max(WS_RENDERED_QUIET_S, 2 * state.get("wsGap", 0) / 1000))
+
+
 def _socket_delay(state: dict, elapsed: float) -> float | None:
     """Seconds to wait for the page's WebSockets (settle_js), or None: a socket opened
     since the action has had no message yet, or what the page sent has had no answer
     yet (both until WS_REPLY_CAP_S), or the action's fetch ended with the page's socket
-    silent since (until WS_ASKED_CAP_S after it), or a message came less than
-    WS_QUIET_S ago (until CHAIN_CAP_S: a socket that streams without end is not waited
+    silent since (until WS_ASKED_CAP_S after it), or a message came more recently than
+    `_socket_quiet` (until CHAIN_CAP_S: a socket that streams without end is not waited
     out)."""
     sent, got = state.get("wsSent", -1), state.get("wsIn", -1)
     if elapsed < WS_REPLY_CAP_S and (state.get("wsNew") or (sent >= 0 and not
@@ -177,8 +216,11 @@ def _socket_delay(state: dict, elapsed: float) -> float | None:
         return 0.02
     if 0 <= state.get("wsAsked", -1) < WS_ASKED_CAP_S * 1000:
         return 0.02  # asked over HTTP, the socket silent since: its answer may come there
-    if 0 <= got < WS_QUIET_S * 1000 and elapsed < CHAIN_CAP_S:
-        return max(0.01, WS_QUIET_S - got / 1000)
+    quiet = _socket_quiet(state)
+    if 0 <= got < quiet * 1000 and elapsed < CHAIN_CAP_S:
+        # looked at again within the short quiet: a message may be rendered meanwhile,
+        # and the long wait then becomes the short one
+        return min(max(0.005, quiet - got / 1000), WS_RENDERED_QUIET_S)
     return None
 
 
@@ -197,7 +239,7 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
     what it does next (the caller starts its snapshot then: execute._mutate)."""
     start = time.monotonic()
     deadline, chain_end = start + cap, start + CHAIN_CAP_S
-    note, scripted, nav_asked = "", True, 0.0
+    note, scripted, nav_asked, last_look = "", True, 0.0, False
     while time.monotonic() < deadline:
         now = time.monotonic()
         if watch.navigated:
@@ -213,7 +255,8 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             break
         state, watch.first_probe = watch.first_probe, None
         if state is None:
-            state = await probe(page, watch.since_ms, changes=watch.wants_changes)
+            state = await probe(page, watch.since_ms, changes=watch.wants_changes and (
+                "busy" if last_look else True))
         if state is None and not watch.navigated:
             if page.is_closed() or not scripted:
                 break
@@ -222,6 +265,7 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             continue
         if state is None:
             continue
+        watch.scripted = True
         if "changes" in state:
             watch.changes.append(state["changes"])
         if state.get("refused"):
@@ -245,9 +289,14 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
             continue
         delay = _page_delay(state, now < chain_end, now - start)
         if delay is None:
-            watch.changes_final = ("changes" in state and watch.count == 0
-                                   and not watch.downloads)
+            # nothing can change after this look: no request of the action's is left, or
+            # (the page reporting them all) the ones it made are over
+            watch.changes_final = "changes" in state and not watch.downloads and (
+                watch.count == 0 or (watch.scripted and not watch.unreported
+                                     and not watch.pending))
             break
+        # waiting only for a socket's quiet: the next look most likely ends it
+        last_look = state.get("wsIn", -1) >= 0 and not state["fetches"]
         await asyncio.sleep(delay)
     else:
         note = "the page was still busy after the action"
@@ -317,11 +366,16 @@ async def _new_page_work(page, watch: Watch, deadline: float) -> None:
 
 
 async def _network_quiet(watch: Watch, quiet: float, deadline: float) -> str:
-    """The action's requests must be done and the network quiet for `quiet` seconds."""
+    """The action's requests must be done and the network quiet for `quiet` seconds:
+    quiet from those its page cannot report, when it reports the others (`scripted`: the
+    probes waited for them, and for what the page did with their answers)."""
     while time.monotonic() < deadline:
         if watch.count == 0:
             return ""  # the action started no requests: nothing to wait for
-        idle_for = time.monotonic() - watch.last_activity
+        if watch.scripted and not watch.unreported and not watch.pending:
+            return ""  # all the page's own, followed to their end
+        last = watch.last_unreported if watch.scripted else watch.last_activity
+        idle_for = time.monotonic() - last
         if not watch.pending and idle_for >= quiet:
             return ""
         await asyncio.sleep(0.02 if watch.pending else max(0.01, quiet - idle_for))

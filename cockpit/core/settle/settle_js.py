@@ -136,11 +136,14 @@ INIT_JS = r"""
   // Fetches that ended lately, by the time their chain began: an app that asks its
   // server over HTTP may get the answer over its socket (marimo runs a cell so).
   S.ended = [];
-  const track = (promise) => {
-    const rec = {root: rootNow()};
+  const bodies = new WeakMap();  // a fetch's response: the time its chain began
+  // `asked`: a request (not a body read), whose end `ended` notes.
+  const track = (promise, root = rootNow(), asked = true) => {
+    const rec = {root};
     S.fetches.add(rec);
     const done = () => {
       S.fetches.delete(rec);
+      if (!asked) return;
       S.ended.push({root: rec.root, at: now()});
       if (S.ended.length > 20) S.ended.shift();
     };
@@ -148,7 +151,25 @@ INIT_JS = r"""
   };
   if (window.fetch) {
     const f = window.fetch;
-    window.fetch = function (...args) { const p = f.apply(this, args); track(p); return p; };
+    window.fetch = function (...args) {
+      const p = f.apply(this, args), root = rootNow();
+      track(p, root);
+      p.then((r) => { if (r && typeof r === 'object') bodies.set(r, root); }, () => {});
+      return p;
+    };
+  }
+  // A fetch's promise settles with the response's headers; the page reads the body after
+  // (`r.json()`), and renders or fetches again only then: the read is followed as the
+  // fetch is (in its chain), so that no moment between the two looks quiet.
+  const Res = window.Response && Response.prototype;
+  for (const m of ['json', 'text', 'arrayBuffer', 'blob', 'formData', 'bytes']) {
+    const read = Res && Res[m];
+    if (typeof read !== 'function') continue;
+    Res[m] = function (...args) {
+      const p = read.apply(this, args);
+      if (bodies.has(this)) track(p, bodies.get(this), false);
+      return p;
+    };
   }
   const send = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.send = function (...args) {
@@ -168,7 +189,9 @@ INIT_JS = r"""
   // last message came, when the page last sent, and the sockets still waiting for their
   // first message.
   const WS = window.WebSocket;
-  S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map();
+  // `wsLog`: the latest messages' times, each with whether the DOM changed after it (the
+  // page rendered it: an answer, not a status or bookkeeping message).
+  S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map(); S.wsLog = [];
   if (WS) {
     S.wsOpen = new Set();
     const Wrapped = function WebSocket(...args) {
@@ -176,7 +199,12 @@ INIT_JS = r"""
       S.wsNew.set(ws, now());
       S.wsOpen.add(ws);
       const first = () => S.wsNew.delete(ws);
-      ws.addEventListener('message', () => { S.wsIn = now(); first(); });
+      ws.addEventListener('message', () => {
+        S.wsIn = now();
+        first();
+        S.wsLog.push([S.wsIn, false]);
+        if (S.wsLog.length > 64) S.wsLog.shift();
+      });
       ws.addEventListener('close', () => { first(); S.wsOpen.delete(ws); });
       return ws;
     };
@@ -252,8 +280,11 @@ INIT_JS = r"""
                       tag: el.tagName.toLowerCase(), type: el.type || '',
                       message: el.validationMessage || 'invalid'});
     }, true);
-    new MutationObserver(() => { S.mut = now(); S.muts++; afterFrame(); }).observe(document,
-      {subtree: true, childList: true, attributes: true, characterData: true});
+    new MutationObserver(() => {
+      S.mut = now(); S.muts++; afterFrame();
+      const last = S.wsLog[S.wsLog.length - 1];
+      if (last) last[1] = true;  // (an observer's callback runs in the task that mutated)
+    }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   };
   S.bind();
 })();
@@ -294,18 +325,30 @@ async ([since, limit, quietMs, changes, clickId]) => {
     out = state();
   }
   const quiet = !busy(out) && (out.mutated < 0 || out.mutated >= quietMs || out.framed);
-  if (changes && quiet) {
+  if (changes === 'busy' || (changes && quiet)) {
     try { out.changes = (__QUERY__)(false); }
     catch (e) { out.changes = {failed: String(e)}; }  // Python takes a full snapshot
   }
   return out;
 
-  // ms since the action's last fetch ended with the page's socket silent since: its
-  // answer may be on its way over the socket; -1 when not so.
+  // ms since the action's first fetch ended with the page's socket silent since: its
+  // answer may be on its way over the socket; -1 when not so. (Not from the last fetch:
+  // one the answer itself set going, ending after its messages, asks nothing.)
   function wsAsked(since, now) {
-    const last = lastEnded(since);
     if (!S.wsOpen || !S.wsOpen.size) return -1;
-    return last && !(S.wsIn >= last) ? now - last : -1;
+    let first = 0;
+    for (const e of S.ended || []) if (e.root >= since && (!first || e.at < first)) first = e.at;
+    return first && !(S.wsIn >= first) ? now - first : -1;
+  }
+  // Whether the page rendered a message that came since the action (`wsRendered`), and
+  // the longest pause between the messages from the first such one on (`wsGap`, ms).
+  function rendered(since) {
+    const msgs = (S.wsLog || []).filter((m) => m[0] >= since);
+    const first = msgs.findIndex((m) => m[1]);
+    let gap = 0;
+    for (let i = first + 1; first >= 0 && i < msgs.length; i++)
+      gap = Math.max(gap, msgs[i][0] - msgs[i - 1][0]);
+    return {wsRendered: first >= 0, wsGap: gap};
   }
   function lastEnded(since) {  // when the action's last fetch ended (0: none did)
     let last = 0;
@@ -337,7 +380,7 @@ async ([since, limit, quietMs, changes, clickId]) => {
             refused: S.refused >= since ? S.invalid : null,
             wsNew: [...S.wsNew.values()].filter((t) => t >= since).length,
             wsSent: S.wsOut >= since ? now - S.wsOut : -1,
-            wsIn: S.wsIn >= since ? now - S.wsIn : -1,
+            wsIn: S.wsIn >= since ? now - S.wsIn : -1, ...rendered(since),
             wsAsked: wsAsked(since, now),
             fetched: lastEnded(since) ? now - lastEnded(since) : -1,
             submit: S.submitted >= since && !S.submit.defaultPrevented &&

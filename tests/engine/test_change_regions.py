@@ -1,0 +1,59 @@
+"""The parts of a page an action's diff snapshots: as narrow as what changed (a toast that
+came and went is no change at all; a class on one row is that row, not its list), and
+still right where CSS makes one element's attribute show another."""
+
+from __future__ import annotations
+
+from conftest import ok, page, ref_of
+
+from cockpit.core import changes
+
+
+async def test_a_toast_that_came_and_went_keeps_the_diff_incremental(s, base, fulls):
+    # the page shows "Saving..." in a toast on <body> and takes it away again: the body is
+    # as it was, so the diff comes from what changed, not from a full snapshot
+    await ok(s, f"goto {base}" + page("regions-toast", (
+        "<button onclick=\"const t = document.createElement('div'); t.textContent ="
+        " 'Saving...'; document.body.append(t); setTimeout(() => { t.remove();"
+        " document.getElementById('out').textContent = 'saved'; }, 50)\">Save</button>"
+        "<p id=out>idle</p>")))
+    await ok(s, "snapshot -i")
+    before = fulls["n"]
+    r = await ok(s, f"click {ref_of(s, 'button', 'Save')}")
+    assert '"idle" -> "saved"' in r.output and "Saving" not in r.output, r.output
+    assert fulls["n"] == before, "a toast that came and went made the diff a full snapshot"
+
+
+ROWS = "".join(f"<div class=row><span>Row {i}</span><button onclick=\"this.parentElement"
+               f".classList.add('done'); this.previousElementSibling.textContent = 'Row {i} "
+               f"done'\">Finish {i}</button></div>" for i in range(1, 31))
+
+
+async def test_a_class_on_one_row_snapshots_that_row_not_its_list(s, base, monkeypatch):
+    regions: list[str] = []
+    original = changes._main_regions
+
+    async def spying(frame, before, asked, names):
+        regions.extend(path for path, _depth in asked)
+        return await original(frame, before, asked, names)
+
+    monkeypatch.setattr(changes, "_main_regions", spying)
+    await ok(s, f"goto {base}" + page("regions-rows", f"<div id=rows>{ROWS}</div>"))
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'button', 'Finish 5')}")
+    assert '"Row 5" -> "Row 5 done"' in r.output, r.output
+    assert regions and all(path.startswith("#rows > div:nth-child(5)") for path in regions), \
+        regions
+
+
+async def test_a_class_that_shows_a_sibling_through_css_shows_it_in_the_diff(s, base):
+    # `.open + .panel` shows the panel when its button gets the class: the button's own
+    # region does not hold the panel, the sibling rule's match does
+    await ok(s, f"goto {base}" + page("regions-sibling", (
+        "<div><button class=toggle onclick=\"this.classList.add('open')\">Open</button>"
+        "<div class=panel><a href='#in'>Panel link</a></div></div>"),
+        head="<style>.panel { display: none } .toggle.open + .panel { display: block }"
+             "</style>"))
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'button', 'Open')}")
+    assert 'link "Panel link"' in r.output, r.output
