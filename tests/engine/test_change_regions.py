@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from conftest import ok, page, ref_of
 
-from cockpit.core import changes
-
-
+from cockpit.core.page import changes
 async def test_a_toast_that_came_and_went_keeps_the_diff_incremental(s, base, fulls):
     # the page shows "Saving..." in a toast on <body> and takes it away again: the body is
     # as it was, so the diff comes from what changed, not from a full snapshot

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from playwright.async_api import Error as PlaywrightError
 
 from . import hidden
-from ..settle.changes_js import QUERY_JS, REF_ENGINE, REF_ENGINE_JS
+from ..settle.changes_js import QUERY_JS
+from .ref_engine import REF_ENGINE, REF_ENGINE_JS
 from .changeset import Diff
 from .diff import diff
 from ..model.refnames import RefNames

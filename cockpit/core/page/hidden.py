@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..settle.changes_js import REF_ENGINE
+from .ref_engine import REF_ENGINE
 from ..model.snapshot import NAME_FROM_CONTENT, Node, Snapshot
 from .changeset import Change
 

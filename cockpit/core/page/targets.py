@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..settle.changes_js import REF_ENGINE
+from .ref_engine import REF_ENGINE
 from ..base.errors import StaleRefError, UsageError
 from ..language.parser import as_ref
 from .tab import DOC_TOKEN_JS

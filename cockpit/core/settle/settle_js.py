@@ -10,7 +10,7 @@ action's work. Times are `Date.now()`: the same wall clock as `time.time()` in P
 
 from __future__ import annotations
 
-from .changes_js import INIT_JS as CHANGES_INIT_JS
+from .tracker_js import INIT_JS as CHANGES_INIT_JS
 from .changes_js import QUERY_JS
 
 # Timers due later than this after the action began are not the action's to wait for.
