@@ -65,6 +65,12 @@ class SessionOptions:
     trace: Path | None = None  # a Playwright trace zip
     auto_handoff: bool = False
     auto_resume: bool = False
+    device: str | None = None  # emulation from the start (core/network/state.py)
+    proxy: str | None = None
+    locale: str | None = None
+    timezone: str | None = None
+    har: Path | None = None  # requests answered from this HAR
+    har_missing: str = "fallback"
 
     def session(self) -> Session:
         """A new, not yet started Session; ValueError names a bad name, secret or
@@ -77,6 +83,9 @@ class SessionOptions:
                           browser_path=self.browser_path, attach=attach)
         session.handoff.auto_handoff = self.auto_handoff
         session.handoff.auto_resume = self.auto_resume
+        from ..core.network.options import configure
+        configure(session, device=self.device, proxy=self.proxy, locale=self.locale,
+                  timezone=self.timezone, har=self.har, har_missing=self.har_missing)
         for spec in self.secrets:
             session.secrets.add(spec)
         if self.trace:

@@ -51,7 +51,26 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--auto-resume", action="store_true",
                         help="after such a handoff, resume by itself once the challenge "
                              "is gone")
+    add_emulation_options(parser)
     add_log_option(parser)
+
+
+def add_emulation_options(parser: argparse.ArgumentParser) -> None:
+    """--device, --proxy, --locale, --timezone, --har: the session starts with them (and
+    keeps them across relaunches), as the commands of the same names set them later."""
+    parser.add_argument("--device", metavar="NAME",
+                        help='emulate a device from the start ("iPhone 13"; `device list` '
+                             "names them)")
+    parser.add_argument("--proxy", metavar="URL",
+                        help="send the browser's traffic through this proxy "
+                             "(http://[USER:PASS@]HOST:PORT, socks5://HOST:PORT)")
+    parser.add_argument("--locale", metavar="TAG", help="emulate a locale (de-DE)")
+    parser.add_argument("--timezone", metavar="ID", help="emulate a timezone (Asia/Tokyo)")
+    parser.add_argument("--har", metavar="FILE",
+                        help="answer requests from a HAR file (one `har start` wrote)")
+    parser.add_argument("--har-missing", choices=("fallback", "abort"), default="fallback",
+                        help="a request the HAR lacks: to the network (fallback, the "
+                             "default) or failed (abort)")
 
 
 def add_log_option(parser: argparse.ArgumentParser) -> None:
@@ -61,7 +80,8 @@ def add_log_option(parser: argparse.ArgumentParser) -> None:
 
 # The destinations of the session options, for faces that refuse them in some mode.
 SESSION_DESTS = ("session", "headed", "browser", "browser_path", "cdp", "ws_endpoint",
-                 "secret", "record", "no_record", "trace", "auto_handoff", "auto_resume")
+                 "secret", "record", "no_record", "trace", "auto_handoff", "auto_resume",
+                 "device", "proxy", "locale", "timezone", "har", "har_missing")
 
 
 def refuse_unless_default(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -80,7 +100,9 @@ def session_options(args: argparse.Namespace) -> SessionOptions:
         secrets=list(args.secret),
         record=Path(args.record) if args.record else None, no_record=args.no_record,
         trace=Path(args.trace) if args.trace else None, auto_handoff=args.auto_handoff,
-        auto_resume=args.auto_resume)
+        auto_resume=args.auto_resume, device=args.device, proxy=args.proxy,
+        locale=args.locale, timezone=args.timezone,
+        har=Path(args.har) if args.har else None, har_missing=args.har_missing)
 
 
 def live_from_args(args: argparse.Namespace, agent: str | None = None) -> LiveSession:

@@ -137,7 +137,7 @@ def parse(line: str, registry: Registry = REGISTRY) -> Invocation:
     spec = registry.get(words[0])
     if spec is None:
         raise UsageError(suggest(words[0], registry))
-    values: dict[str, Any] = {f.key: f.default for f in spec.flags}
+    values: dict[str, Any] = {f.key: [] if f.repeat else f.default for f in spec.flags}
     positionals: list[str] = []
     rest_is_raw = bool(spec.args) and spec.args[-1].raw
     i, flags_done = 1, False
@@ -163,8 +163,11 @@ def parse(line: str, registry: Registry = REGISTRY) -> Invocation:
                         raise UsageError(f"{spec.name}: {flag.name} needs a value "
                                          f"({flag.usage})")
                     inline = words[i]
-                values[flag.key] = _number(inline, flag.name, spec) if flag.kind == INT \
-                    else inline
+                value = _number(inline, flag.name, spec) if flag.kind == INT else inline
+                if flag.repeat:
+                    values[flag.key].append(value)
+                else:
+                    values[flag.key] = value
         else:
             positionals.append(word)
         i += 1

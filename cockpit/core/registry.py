@@ -21,6 +21,8 @@ CATEGORIES = {
     "visual": "Pictures and PDF",
     "tabs": "Tabs",
     "state": "Dialogs and browser state",
+    "network": "Network",
+    "emulation": "Emulation",
     "control": "Handing over to a human",
     "meta": "Meta",
 }
@@ -55,6 +57,7 @@ class Flag:
     value: str | None = None  # metavar when the flag takes a value
     kind: str = TEXT
     default: Any = None
+    repeat: bool = False  # may be given again: its values are a list, in order
 
     @property
     def key(self) -> str:
@@ -63,7 +66,8 @@ class Flag:
     @property
     def usage(self) -> str:
         names = f"{self.short}|{self.name}" if self.short else self.name
-        return f"{names} {self.value}" if self.value else names
+        usage = f"{names} {self.value}" if self.value else names
+        return f"{usage}..." if self.repeat else usage
 
 
 Handler = Callable[..., Awaitable[Any]]

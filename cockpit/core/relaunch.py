@@ -211,8 +211,9 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> lis
             session._context = None
         assert session.plan is not None  # a started session has one
         plan = dataclasses.replace(session.plan, headless=headless)
-        context = await launch(session._playwright, plan)
+        context = await launch(session._playwright, plan, session.network.launch_options())
         try:
+            await session.network.apply(context)  # routes and emulation before any page
             lost = await _restore(session, context, state)
         except BaseException:
             if session._context is not context:  # never half a browser: close it

@@ -25,6 +25,7 @@ from .events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from .handoff import Handoff
 from .holds import AgentHolds
+from .network.state import NetworkState
 from .logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
 from .parser import command_of
 from .recovery import Recovery, kill_browser
@@ -83,8 +84,11 @@ class Session:
         self.commands_run = 0
         self.user_agent: str | None = None  # set by `useragent`; None: the browser's own
         self.default_user_agent: str | None = None
+        # routes, HAR, emulation: applied to every context made (core/network/state.py)
+        self.network = NetworkState(engine=engine)
         self._ids = itertools.count(1)
         self._tab_ids = itertools.count(1)
+        self.request_ids = itertools.count(1)  # `network` numbers requests for `request N`
         self._lock = asyncio.Lock()
         self.holds = AgentHolds(self.bus, lambda: self.registry, self._lock)
         self._playwright: Playwright | None = None
@@ -120,7 +124,9 @@ class Session:
         try:
             self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
                 playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)
-            context = self._context = await launch(playwright, self.plan)
+            self.network.prepare(playwright)
+            context = self._context = await launch(playwright, self.plan,
+                                                   self.network.launch_options())
             # after the launch: registering reaches the contexts that exist (an attached
             # browser's own), and later ones (a relaunch) get it when they are made
             await changes.register_ref_engine(playwright)
@@ -130,6 +136,7 @@ class Session:
             raise
         await self.start_trace()
         self.watch_context(context)
+        await self.network.apply(context)
         for page in context.pages:
             self._adopt(page)
         if not self.tabs:

@@ -2,9 +2,11 @@
 
 from . import (  # noqa: F401  (imported for their registrations)
     control,
+    emulation,
     inspect,
     interact,
     meta,
+    network,
     navigate,
     read,
     state,
