@@ -69,7 +69,21 @@ class Redactor:
             if typed.startswith("$") or _plain_field(snap, target):
                 continue
             hide.add(typed)
+        for value in self.secret_values(line):
+            hide.add(value)
         return hide.text(shown) if hide else shown
+
+    def secret_values(self, line: str) -> list[str]:
+        """The values of the line's `secret_args` (a `$NAME` stays its name)."""
+        spec = command_of(line, self.registry)
+        if spec is None or not spec.secret_args:
+            return []
+        try:
+            params = parse(line, self.registry).params
+        except CommandError:
+            return []
+        values = [params.get(arg) for arg in spec.secret_args]
+        return [v for v in values if isinstance(v, str) and v and not v.startswith("$")]
 
     def _typed_steps(self, line: str) -> list[tuple[str, str]]:
         spec = command_of(line, self.registry)
@@ -101,6 +115,9 @@ class Redactor:
             data["secret_id"] = self._ids.setdefault(typed, len(self._ids) + 1)
             hide.add(typed)
             self.files.add(typed, MASK)
+        for value in self.secret_values(result.command):
+            hide.add(value)
+            self.files.add(value, MASK)
         for masker in (self.shown, hide):
             if masker:
                 result.command = masker.text(result.command)

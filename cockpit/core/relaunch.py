@@ -213,8 +213,10 @@ async def relaunch(session: Session, headless: bool, state: BrowserState) -> lis
         plan = dataclasses.replace(session.plan, headless=headless)
         context = await launch(session._playwright, plan, session.network.launch_options())
         try:
-            await session.network.apply(context)  # routes and emulation before any page
+            # routes and emulation before any page loads (offline once they loaded)
+            await session.network.apply(context, restoring=True)
             lost = await _restore(session, context, state)
+            await session.network.restored(context)
         except BaseException:
             if session._context is not context:  # never half a browser: close it
                 with tolerated("closing a browser that did not come up", log):

@@ -91,7 +91,8 @@ def test_launch_options_carry_every_setting_and_summary_hides_the_password():
                          credentials=("ada", "s3cret-pw"), permissions=["notifications"],
                          proxy="http://u:pp@h:1")
     options = state.launch_options()
-    assert options["is_mobile"] and options["offline"] and options["color_scheme"] == "dark"
+    assert options["is_mobile"] and options["color_scheme"] == "dark"
+    assert "offline" not in options  # set once a relaunch has loaded the tabs again
     assert options["permissions"] == ["notifications", "geolocation"]
     assert options["http_credentials"] == {"username": "ada", "password": "s3cret-pw"}
     assert options["proxy"]["server"] == "http://h:1"

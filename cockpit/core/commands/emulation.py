@@ -191,7 +191,7 @@ async def headers(ctx, a) -> Outcome:
                   "storage). The password is masked in every output and recording. "
                   + SURVIVES),
          examples=("credentials admin $ADMIN_PASSWORD", "credentials clear"),
-         masked_args=("password",))
+         masked_args=("password",), secret_args=("password",))
 async def credentials(ctx, a) -> Outcome:
     session = ctx.session
     if a.user.lower() == "clear" and a.password is None:
@@ -200,8 +200,9 @@ async def credentials(ctx, a) -> Outcome:
         return Outcome("HTTP credentials cleared" + lost, {"credentials": None})
     if a.password is None:
         raise UsageError("credentials needs USER and PASSWORD: credentials admin $PASSWORD")
-    session.redactor.shown.add(a.password)  # never shown again, in any result or event
-    session.redactor.files.add(a.password)
+    if not a.password.startswith("$"):  # never shown again, in any result, event or file
+        session.redactor.shown.add(a.password)
+        session.redactor.files.add(a.password)
     session.network.credentials = (a.user, a.password)
     lost = await relaunch_for(session, "credentials")
     return Outcome(f"HTTP credentials set for user {a.user} (password masked)" + lost,

@@ -59,8 +59,6 @@ class NetworkState:
             options["geolocation"] = dict(self.geo)
         if self.granted:
             options["permissions"] = self.granted
-        if self.offline:
-            options["offline"] = True
         if self.color_scheme:
             options["color_scheme"] = self.color_scheme
         if self.reduced_motion:
@@ -90,15 +88,17 @@ class NetworkState:
                 raise ValueError(f"--device: {exc}") from None
 
     # --- applying it ------------------------------------------------------------------
-    async def apply(self, context: Any) -> None:
+    async def apply(self, context: Any, *, restoring: bool = False) -> None:
         """Everything on a context just made: the HAR, the routes (after it: they win),
-        the live settings, and the per-page ones on its pages and on every later page."""
+        the live settings, and the per-page ones on its pages and on every later page.
+        `restoring`: its tabs are about to load again (a relaunch), so it goes offline
+        only afterwards (`restored()`)."""
         self._cdp = weakref.WeakKeyDictionary()  # the old context's sessions are gone
         if self.har_replay is not None:
             await context.route_from_har(self.har_replay, not_found=self.har_missing)
         for rule in self.routes:
             await context.route(matcher(rule.pattern), rule.handler())
-        await self.apply_live(context)
+        await self.apply_live(context, offline=self.offline and not restoring)
         if self.recorder is not None:
             self.recorder.follow(context)
         context.on("page", lambda page: spawn(self.apply_page(page, quiet=True),
@@ -106,14 +106,19 @@ class NetworkState:
         for page in context.pages:
             await self.apply_page(page, quiet=True)
 
-    async def apply_live(self, context: Any) -> None:
+    async def apply_live(self, context: Any, offline: bool | None = None) -> None:
         """What a running context can change: geolocation, permissions, offline, headers."""
         await context.clear_permissions()
         if self.granted:
             await context.grant_permissions(self.granted)
         await context.set_geolocation(dict(self.geo) if self.geo else None)
-        await context.set_offline(self.offline)
+        await context.set_offline(self.offline if offline is None else offline)
         await context.set_extra_http_headers(dict(self.headers))
+
+    async def restored(self, context: Any) -> None:
+        """After a relaunch restored the tabs: offline again, if it was."""
+        if self.offline:
+            await context.set_offline(True)
 
     async def apply_pages(self, context: Any) -> None:
         for page in context.pages:
