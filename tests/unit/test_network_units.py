@@ -98,3 +98,25 @@ def test_launch_options_carry_every_setting_and_summary_hides_the_password():
     assert options["proxy"]["server"] == "http://h:1"
     shown = str(state.summary())
     assert "s3cret-pw" not in shown and "pp@" not in shown and "credentials ada / ***" in shown
+
+
+def test_export_forms_of_routes_and_device():
+    from cockpit.record.export_network import network_step
+
+    def lines(line: str, helpers=None) -> list[str]:
+        inv = parse(line)
+        return network_step(inv.spec.name, inv.params, {} if helpers is None else helpers,
+                            {})
+
+    assert lines("route /API/i --abort --times 2 --delay 30") == [
+        "def answer(route):", "    page.wait_for_timeout(30)", "    route.abort()",
+        "page.context.route(re.compile('API', re.I), answer, times=2)"]
+    assert lines("route **/x --header 'X-A: 1'")[1:3] == [
+        "    response = route.fetch()",
+        "    route.fulfill(response=response, headers={**response.headers, **{'X-A': '1'}})"]
+    assert lines("unroute") == ["page.context.unroute_all()"]
+    helpers: dict[str, str] = {}
+    assert lines('device "iPhone 13"', helpers)[0].startswith("# device 'iPhone 13'")
+    assert "playwright.devices['iPhone 13']" in helpers["device"]
+    assert lines("offline on") == ["page.context.set_offline(True)"]
+    assert lines("click @e1") is None

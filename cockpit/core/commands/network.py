@@ -67,7 +67,7 @@ async def unroute(ctx, a) -> Outcome:
 
 
 @command("routes", "network", "List the routes and how many requests each answered.",
-         read_only=True, modal_safe=True)
+         read_only=True, modal_safe=True, needs_tab=False)
 async def routes(ctx, a) -> Outcome:
     state = ctx.session.network
     lines = [f"{n}. {r.describe()}" for n, r in enumerate(state.routes, 1)]
@@ -84,7 +84,7 @@ async def routes(ctx, a) -> Outcome:
          args=(Arg("n", "its number in `network` (#N)", kind=INT),),
          details=("Cookies, Authorization headers and credential-like query values and "
                   "form fields show as ***; bearer tokens and JWTs in bodies are masked."),
-         examples=("request 12",), read_only=True, modal_safe=True)
+         examples=("request 12",), read_only=True, modal_safe=True, needs_tab=False)
 async def request(ctx, a) -> Outcome:
     entry = next((e for e in ctx.session.buffers.network if e.id == a.n), None)
     if entry is None:
