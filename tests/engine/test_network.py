@@ -135,3 +135,20 @@ async def test_har_start_and_stop_write_the_responses(net, base, tmp_path):
     assert entry["request"]["url"] == f"{base}/api/users"
     assert json.loads(entry["response"]["content"]["text"]) == [{"name": "Recorded"}]
     assert "no HAR is being recorded" in (await fails(s, "har stop")).error
+
+
+async def test_the_tui_status_bar_shows_routes_and_emulation(net):
+    from test_tui import app_for, type_command, until
+
+    from cockpit.tui.status_bar import StatusBar
+    s = net
+    app = app_for(s)
+    async with app.run_test(size=(220, 40)) as pilot:
+        bar = app.query_one(StatusBar)
+        await type_command(pilot, "route **/api/users --abort")
+        await until(pilot, lambda: bar.status.network == "1 route")
+        await type_command(pilot, "offline on")
+        await until(pilot, lambda: bar.status.network == "1 route · offline")
+        assert "net 1 route · offline" in bar.render().plain
+        await type_command(pilot, "offline off")
+        await until(pilot, lambda: bar.status.network == "1 route")

@@ -120,3 +120,13 @@ def test_export_forms_of_routes_and_device():
     assert "playwright.devices['iPhone 13']" in helpers["device"]
     assert lines("offline on") == ["page.context.set_offline(True)"]
     assert lines("click @e1") is None
+
+
+def test_the_route_tool_takes_repeated_headers_as_a_list():
+    from cockpit.control import mcp_tools
+    tool = mcp_tools.by_name()["browser_route"]
+    assert tool.input_schema["properties"]["header"] == {
+        "type": "array", "items": {"type": "string"},
+        "description": "a response header (repeatable)"}
+    line = tool.line({"pattern": "**/api/*", "header": ["A: 1", "B: 2"], "status": 201})
+    assert parse(line).header == ["A: 1", "B: 2"] and parse(line).status == 201

@@ -35,7 +35,8 @@ PATTERN_HELP = ("Playwright's URL glob (`**/api/*`: `**` any characters, `*` any
                   "A newer route over the same URLs wins."),
          examples=('route "**/api/users" --body \'[{"name": "Ada"}]\'',
                    "route **/*.png --abort", "route /\\/api\\/.*/ --status 500 --times 1",
-                   "route **/api/slow --delay 3000"))
+                   "route **/api/slow --delay 3000"),
+         tool="browser_route")
 async def route(ctx, a) -> Outcome:
     rule = RouteRule(a.pattern, status=a.status, body=a.body,
                      file=str(given_path(a.file)) if a.file else None,
@@ -84,7 +85,8 @@ async def routes(ctx, a) -> Outcome:
          args=(Arg("n", "its number in `network` (#N)", kind=INT),),
          details=("Cookies, Authorization headers and credential-like query values and "
                   "form fields show as ***; bearer tokens and JWTs in bodies are masked."),
-         examples=("request 12",), read_only=True, modal_safe=True, needs_tab=False)
+         examples=("request 12",), read_only=True, modal_safe=True, needs_tab=False,
+         tool="browser_network_request")
 async def request(ctx, a) -> Outcome:
     entry = next((e for e in ctx.session.buffers.network if e.id == a.n), None)
     if entry is None:

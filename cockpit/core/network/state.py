@@ -98,7 +98,16 @@ class NetworkState:
             await context.route_from_har(self.har_replay, not_found=self.har_missing)
         for rule in self.routes:
             await context.route(matcher(rule.pattern), rule.handler())
-        await self.apply_live(context, offline=self.offline and not restoring)
+        # only what is set: a browser attached with --cdp keeps its own permissions,
+        # headers and media (a reset would take away what its user granted)
+        if self.granted:
+            await context.grant_permissions(self.granted)
+        if self.geo:
+            await context.set_geolocation(dict(self.geo))
+        if self.offline and not restoring:
+            await context.set_offline(True)
+        if self.headers:
+            await context.set_extra_http_headers(dict(self.headers))
         if self.recorder is not None:
             self.recorder.follow(context)
         context.on("page", lambda page: spawn(self.apply_page(page, quiet=True),
@@ -121,18 +130,21 @@ class NetworkState:
             await context.set_offline(True)
 
     async def apply_pages(self, context: Any) -> None:
+        """A command changed media, timezone or locale: every page, set or reset."""
         for page in context.pages:
-            await self.apply_page(page)
+            await self.apply_page(page, force=True)
 
-    async def apply_page(self, page: Any, quiet: bool = False) -> None:
+    async def apply_page(self, page: Any, quiet: bool = False, force: bool = False) -> None:
         """Media, timezone and locale of one page (a context option cannot change live:
         media through Playwright, timezone and locale through a CDP session of ours).
-        `quiet`: a page that closed meanwhile is logged, not raised."""
+        `quiet`: a page that closed meanwhile is logged, not raised. `force`: media is
+        set back to the browser's own too (else only what is set is applied)."""
         try:
             if page.is_closed():
                 return
-            await page.emulate_media(color_scheme=self.color_scheme or "null",
-                                     reduced_motion=self.reduced_motion or "null")
+            if force or self.color_scheme or self.reduced_motion:
+                await page.emulate_media(color_scheme=self.color_scheme or "null",
+                                         reduced_motion=self.reduced_motion or "null")
             if self.timezone or self.locale or page in self._cdp:
                 await self._emulate_cdp(page)
         except (PlaywrightError, CommandError):
@@ -168,6 +180,18 @@ class NetworkState:
             "har_recording": self.recorder.describe() if self.recorder else None,
             "emulation": self.emulation_lines(),
         }
+
+    def short(self) -> str:
+        """A few words for the TUI's status bar ("" when nothing is set)."""
+        words = []
+        if self.routes:
+            words.append(f"{len(self.routes)} route{'s' if len(self.routes) > 1 else ''}")
+        if self.har_replay:
+            words.append("HAR replay")
+        if self.recorder is not None:
+            words.append("recording HAR")
+        words += [line.split(" (")[0] for line in self.emulation_lines()]
+        return " · ".join(words)
 
     def emulation_lines(self) -> list[str]:
         lines = []
