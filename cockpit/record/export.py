@@ -15,7 +15,7 @@ from ..core.parser import command_of, parse
 from ..core.registry import REGISTRY, Registry
 from ..core.secrets import USE
 from ..core.targets import as_ref
-from .export_network import network_step
+from .export_network import Exporter
 from .replay import REPLAYED_SOURCES, at_origin, recorded_origin
 
 HEADER = '''"""{title}
@@ -105,10 +105,9 @@ def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
                            secrets_note=note, origin=origin, name=name)]
     url = None
     on_tab = 1  # the tab the test is on, as the recording numbers them
-    helpers: dict[str, str] = {}  # code a network or emulation step needs (export_network)
-    headers: dict[str, str] = {}  # the extra headers set so far
+    network = Exporter()  # network and emulation steps (export_network.py)
     for step in rec.steps:
-        body = _step(step, origin, registry, helpers, headers)
+        body = _step(step, origin, registry, network)
         at = step.get("at") if isinstance(step.get("at"), dict) else {}
         if body and not body[0].startswith("#") and isinstance(at.get("tab"), int) \
                 and at["tab"] != on_tab:  # no `tab` step switched: the tab it was on
@@ -132,9 +131,9 @@ def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
                 new_url.startswith("http") and not body[0].startswith("#"):
             lines.append(f"    expect(page).to_have_url({_url(new_url, origin)})")
         url = new_url or url
-    if helpers:  # before the test function: the header's last lines begin it
+    if network.helpers:  # before the test function: the header's last lines begin it
         head, sep, test = lines[0].rpartition("\n\ndef test_")
-        lines[0] = head + "".join(helpers.values()) + sep + test
+        lines[0] = head + "".join(network.helpers.values()) + sep + test
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -145,8 +144,7 @@ def _switches_tab(step: dict[str, Any], registry: Registry) -> bool:
 
 
 def _step(step: dict[str, Any], origin: str, registry: Registry,
-          helpers: dict[str, str] | None = None,
-          headers: dict[str, str] | None = None) -> list[str]:
+          network: Exporter | None = None) -> list[str]:
     if step.get("source") not in REPLAYED_SOURCES:
         return []
     try:
@@ -187,10 +185,9 @@ def _step(step: dict[str, Any], origin: str, registry: Registry,
         close = f"page.context.pages[{int(p['n']) - 1}].close()" if p.get("n") else \
             "page.close()"
         return [close, f"page = tab(page, {int(step.get('tab') or 1)})"]
-    network = network_step(name, p, {} if helpers is None else helpers,
-                           {} if headers is None else headers)
-    if network is not None:
-        return network
+    emulated = (network or Exporter()).step(name, p)
+    if emulated is not None:
+        return emulated
     if name == "state":  # its file, as given (a relative one: from where the test runs)
         if p["action"] == "save":
             return [f"page.context.storage_state(path={p['file']!r})"]

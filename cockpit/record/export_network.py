@@ -5,6 +5,7 @@ each emulation as the Playwright call that makes it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..core.mask import MASK
@@ -30,68 +31,96 @@ def browser_context_args(browser_context_args, playwright):
                                        if k != "default_browser_type"}}}}
 '''
 
-NAMES = frozenset({"route", "unroute", "har", "device", "geo", "offline", "media",
-                   "timezone", "locale", "headers", "credentials", "permissions"})
+class Exporter:
+    """One recording's export of these steps: the helper code the test needs, and the
+    extra headers set so far (set_extra_http_headers replaces them all, as `headers set`
+    adds one)."""
 
+    def __init__(self) -> None:
+        self.helpers: dict[str, str] = {}
+        self.headers: dict[str, str] = {}
 
-def network_step(name: str, p: dict[str, Any], helpers: dict[str, str],
-                 headers: dict[str, str]) -> list[str] | None:
-    """The lines of one step, or None when `name` is not one of these commands.
-    `helpers` gathers the helper code the test needs; `headers` the extra headers set so
-    far (set_extra_http_headers replaces them all, as `headers set` adds one)."""
-    if name not in NAMES:
-        return None
-    if name == "route":
-        return _route(p)
-    if name == "unroute":
+    def step(self, name: str, p: dict[str, Any]) -> list[str] | None:
+        """The lines of one step, or None when `name` is not one of these commands."""
+        form = FORMS.get(name)
+        return None if form is None else form(self, p)
+
+    def unroute(self, p: dict[str, Any]) -> list[str]:
         return [f"page.context.unroute({_pattern(p['pattern'])})" if p.get("pattern")
                 else "page.context.unroute_all()"]
-    if name == "geo":
+
+    def geo(self, p: dict[str, Any]) -> list[str]:
         if p["lat"].lower() == "off":
             return ["page.context.set_geolocation(None)"]
         geo = {"latitude": float(p["lat"]), "longitude": float(p["lon"]),
                "accuracy": float(p.get("accuracy") or 10)}
         return ['page.context.grant_permissions(["geolocation"])',
                 f"page.context.set_geolocation({geo!r})"]
-    if name == "offline":
+
+    def offline(self, p: dict[str, Any]) -> list[str]:
         return [f"page.context.set_offline({p['state'] == 'on'})"]
-    if name == "media":
+
+    def media(self, p: dict[str, Any]) -> list[str]:
         scheme, motion = p.get("color_scheme"), p.get("reduced_motion")
         if scheme is None and motion is None:
             return ['page.emulate_media(color_scheme="null", reduced_motion="null")']
         given = [f"{k}={v!r}" for k, v in (("color_scheme", scheme),
                                            ("reduced_motion", motion)) if v]
         return [f"page.emulate_media({', '.join(given)})"]
-    if name in ("timezone", "locale"):
-        helpers["cdp"] = CDP_HELPER
-        value = p["id"] if name == "timezone" else p["tag"]
+
+    def _cdp(self, method: str, key: str, value: str) -> list[str]:
+        self.helpers["cdp"] = CDP_HELPER
         value = "" if value.lower() == "off" else value
-        method, key = (("Emulation.setTimezoneOverride", "timezoneId") if name == "timezone"
-                       else ("Emulation.setLocaleOverride", "locale"))
         return [f"cdp(page).send({method!r}, {{{key!r}: {value!r}}})"]
-    if name == "headers":
+
+    def timezone(self, p: dict[str, Any]) -> list[str]:
+        return self._cdp("Emulation.setTimezoneOverride", "timezoneId", p["id"])
+
+    def locale(self, p: dict[str, Any]) -> list[str]:
+        return self._cdp("Emulation.setLocaleOverride", "locale", p["tag"])
+
+    def set_headers(self, p: dict[str, Any]) -> list[str]:
         if p["action"] == "clear":
-            headers.clear()
+            self.headers.clear()
             return ["page.context.set_extra_http_headers({})"]
-        headers[p["name"]] = p["value"]
-        shown = ", ".join(f"{k!r}: {_value(k, v)}" for k, v in headers.items())
+        self.headers[p["name"]] = p["value"]
+        shown = ", ".join(f"{k!r}: {_value(k, v)}" for k, v in self.headers.items())
         return [f"page.context.set_extra_http_headers({{{shown}}})"]
-    if name == "permissions":
+
+    def permissions(self, p: dict[str, Any]) -> list[str]:
         if p["action"] == "clear":
             return ["page.context.clear_permissions()"]
         return [f"page.context.grant_permissions({list(p['names'])!r})"]
-    if name == "device":
+
+    def device(self, p: dict[str, Any]) -> list[str]:
         device = p["name"].strip().strip("\"'")
-        if device.lower() in ("list", "off"):
-            return [] if device.lower() == "list" else \
-                ["# device off: the test runs on the device for its whole length"]
-        helpers["device"] = DEVICE_FIXTURE.format(name=device)
+        if device.lower() == "list":
+            return []
+        if device.lower() == "off":
+            return ["# device off: the test runs on the device for its whole length"]
+        self.helpers["device"] = DEVICE_FIXTURE.format(name=device)
         return [f"# device {device!r}: the whole test runs on it (browser_context_args)"]
-    if name == "credentials":
+
+    def credentials(self, p: dict[str, Any]) -> list[str]:
         return ["# credentials: give them as browser_context_args' http_credentials "
                 "(not exported: the password is masked)"]
-    return ["# har: not exported (Playwright records a HAR with the context's "
-            "record_har_path)"]
+
+    def har(self, p: dict[str, Any]) -> list[str]:
+        return ["# har: not exported (Playwright records a HAR with the context's "
+                "record_har_path)"]
+
+    def route(self, p: dict[str, Any]) -> list[str]:
+        return _route(p)
+
+
+# The pytest form of each network and emulation command.
+FORMS: dict[str, Callable[[Exporter, dict[str, Any]], list[str]]] = {
+    "route": Exporter.route, "unroute": Exporter.unroute, "har": Exporter.har,
+    "device": Exporter.device, "geo": Exporter.geo, "offline": Exporter.offline,
+    "media": Exporter.media, "timezone": Exporter.timezone, "locale": Exporter.locale,
+    "headers": Exporter.set_headers, "credentials": Exporter.credentials,
+    "permissions": Exporter.permissions,
+}
 
 
 def _value(name: str, value: str) -> str:

@@ -9,6 +9,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..core import events as ev
+from ..core.network.state import network_words
 from .messages import CommandsRan
 from .safe import clean
 
@@ -53,7 +54,7 @@ class StatusBar(Widget):
                     status.last_error = event.data["error"] or ""
         session = getattr(self.app, "session", None)  # a command may have routed or emulated
         if session is not None:
-            status.network = session.network.short()
+            status.network = network_words(session.status().get("network"))
         self.refresh()
 
     def render(self) -> Text:

@@ -101,12 +101,12 @@ def test_launch_options_carry_every_setting_and_summary_hides_the_password():
 
 
 def test_export_forms_of_routes_and_device():
-    from cockpit.record.export_network import network_step
+    from cockpit.record.export_network import Exporter
+    exporter = Exporter()
 
-    def lines(line: str, helpers=None) -> list[str]:
+    def lines(line: str) -> list[str]:
         inv = parse(line)
-        return network_step(inv.spec.name, inv.params, {} if helpers is None else helpers,
-                            {})
+        return exporter.step(inv.spec.name, inv.params)
 
     assert lines("route /API/i --abort --times 2 --delay 30") == [
         "def answer(route):", "    page.wait_for_timeout(30)", "    route.abort()",
@@ -115,9 +115,11 @@ def test_export_forms_of_routes_and_device():
         "    response = route.fetch()",
         "    route.fulfill(response=response, headers={**response.headers, **{'X-A': '1'}})"]
     assert lines("unroute") == ["page.context.unroute_all()"]
-    helpers: dict[str, str] = {}
-    assert lines('device "iPhone 13"', helpers)[0].startswith("# device 'iPhone 13'")
-    assert "playwright.devices['iPhone 13']" in helpers["device"]
+    assert lines('device "iPhone 13"')[0].startswith("# device 'iPhone 13'")
+    assert "playwright.devices['iPhone 13']" in exporter.helpers["device"]
+    assert lines("headers set X-A 1") == ["page.context.set_extra_http_headers({'X-A': '1'})"]
+    assert lines("headers set X-B $TOKEN") == [
+        "page.context.set_extra_http_headers({'X-A': '1', 'X-B': os.environ['TOKEN']})"]
     assert lines("offline on") == ["page.context.set_offline(True)"]
     assert lines("click @e1") is None
 

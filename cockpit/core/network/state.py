@@ -181,18 +181,6 @@ class NetworkState:
             "emulation": self.emulation_lines(),
         }
 
-    def short(self) -> str:
-        """A few words for the TUI's status bar ("" when nothing is set)."""
-        words = []
-        if self.routes:
-            words.append(f"{len(self.routes)} route{'s' if len(self.routes) > 1 else ''}")
-        if self.har_replay:
-            words.append("HAR replay")
-        if self.recorder is not None:
-            words.append("recording HAR")
-        words += [line.split(" (")[0] for line in self.emulation_lines()]
-        return " · ".join(words)
-
     def emulation_lines(self) -> list[str]:
         lines = []
         if self.device:
@@ -219,6 +207,23 @@ class NetworkState:
         if self.proxy:
             lines.append(f"proxy {shown_proxy(self.proxy)}")
         return lines
+
+
+def network_words(summary: dict[str, Any] | None) -> str:
+    """A few words for the TUI's status bar from `summary()` as `status` carries it (a
+    session attached over the socket has only that); "" when nothing is set."""
+    if not summary:
+        return ""
+    words = []
+    routes = summary.get("routes") or []
+    if routes:
+        words.append(f"{len(routes)} route{'s' if len(routes) > 1 else ''}")
+    if summary.get("har_replay"):
+        words.append("HAR replay")
+    if summary.get("har_recording"):
+        words.append("recording HAR")
+    words += [line.split(" (")[0] for line in summary.get("emulation") or []]
+    return " · ".join(words)
 
 
 def proxy_option(url: str) -> dict[str, str]:
