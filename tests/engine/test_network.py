@@ -62,6 +62,11 @@ async def test_route_abort_status_times_and_regex(net, base):
     second = await load_users(s)  # used up: the server answers (its 404 is no JSON)
     assert "failed" in second, second
     assert "answered 1/1" in (await ok(s, "routes")).output
+    await ok(s, "unroute")
+    await ok(s, "route /users$/ --status 503 --body []")
+    assert "status 503" in await load_users(s)
+    await ok(s, "unroute /users$/")  # a regex route is removed by its pattern too
+    assert "failed" in await load_users(s)
 
 
 async def test_route_header_content_type_file_and_delay(net, base, tmp_path):

@@ -159,6 +159,9 @@ class NetworkState:
         cdp = self._cdp.get(page)
         if cdp is None:
             cdp = self._cdp[page] = await page.context.new_cdp_session(page)
+            # the session refers to its page: dropped when the page closes, or it would
+            # keep the closed page alive as its own key
+            page.once("close", lambda closed: self._cdp.pop(closed, None))
         try:
             await cdp.send("Emulation.setTimezoneOverride", {"timezoneId": self.timezone or ""})
         except PlaywrightError as exc:
