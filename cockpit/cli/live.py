@@ -70,6 +70,12 @@ class SessionOptions:
     confirm: list[str] = field(default_factory=list)  # --confirm patterns
     remote_headers: list[str] = field(default_factory=list)  # "Name: value", --cdp / --ws
     notify: str | None = None  # a command run whenever the session newly needs a human
+    device: str | None = None  # emulation from the start (core/network/state.py)
+    proxy: str | None = None
+    locale: str | None = None
+    timezone: str | None = None
+    har: Path | None = None  # requests answered from this HAR
+    har_missing: str = "fallback"
 
     def session(self) -> Session:
         """A new, not yet started Session; ValueError names a bad name, secret or
@@ -83,6 +89,10 @@ class SessionOptions:
                           browser_path=self.browser_path, attach=attach)
         session.handoff.auto_handoff = self.auto_handoff
         session.handoff.auto_resume = self.auto_resume
+        from ..core import configure_network
+        configure_network(session.network, session.owns_browser, device=self.device,
+                          proxy=self.proxy, locale=self.locale, timezone=self.timezone,
+                          har=self.har, har_missing=self.har_missing)
         for spec in self.secrets:
             session.secrets.add(spec)
         session.policy.configure(self.allow_domains, self.confirm, session.registry)

@@ -71,7 +71,26 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
                         help="run CMD (through the shell) whenever the session newly needs a "
                              "human, with COCKPIT_SESSION, COCKPIT_REASON and COCKPIT_URL in "
                              "its environment")
+    add_emulation_options(parser)
     add_log_option(parser)
+
+
+def add_emulation_options(parser: argparse.ArgumentParser) -> None:
+    """--device, --proxy, --locale, --timezone, --har: the session starts with them (and
+    keeps them across relaunches), as the commands of the same names set them later."""
+    parser.add_argument("--device", metavar="NAME",
+                        help='emulate a device from the start ("iPhone 13"; `device list` '
+                             "names them)")
+    parser.add_argument("--proxy", metavar="URL",
+                        help="send the browser's traffic through this proxy "
+                             "(http://[USER:PASS@]HOST:PORT, socks5://HOST:PORT)")
+    parser.add_argument("--locale", metavar="TAG", help="emulate a locale (de-DE)")
+    parser.add_argument("--timezone", metavar="ID", help="emulate a timezone (Asia/Tokyo)")
+    parser.add_argument("--har", metavar="FILE",
+                        help="answer requests from a HAR file (one `har start` wrote)")
+    parser.add_argument("--har-missing", choices=("fallback", "abort"), default="fallback",
+                        help="a request the HAR lacks: to the network (fallback, the "
+                             "default) or failed (abort)")
 
 
 def add_log_option(parser: argparse.ArgumentParser) -> None:
@@ -82,7 +101,8 @@ def add_log_option(parser: argparse.ArgumentParser) -> None:
 # The destinations of the session options, for faces that refuse them in some mode.
 SESSION_DESTS = ("session", "headed", "browser", "browser_path", "cdp", "ws_endpoint",
                  "secret", "record", "no_record", "no_shots", "trace", "auto_handoff",
-                 "auto_resume", "allow_domain", "confirm", "remote_header", "notify")
+                 "auto_resume", "allow_domain", "confirm", "remote_header", "notify",
+                 "device", "proxy", "locale", "timezone", "har", "har_missing")
 
 
 def refuse_unless_default(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -104,7 +124,9 @@ def session_options(args: argparse.Namespace) -> SessionOptions:
         trace=Path(args.trace) if args.trace else None, auto_handoff=args.auto_handoff,
         auto_resume=args.auto_resume, allow_domains=list(args.allow_domain),
         confirm=list(args.confirm), remote_headers=list(args.remote_header),
-        notify=args.notify)
+        notify=args.notify, device=args.device, proxy=args.proxy,
+        locale=args.locale, timezone=args.timezone,
+        har=Path(args.har) if args.har else None, har_missing=args.har_missing)
 
 
 def live_from_args(args: argparse.Namespace, agent: str | None = None) -> LiveSession:

@@ -77,6 +77,9 @@ def command_words(spec: CommandSpec, flags: tuple[Flag, ...],
             continue
         if flag.value is None:
             words.append(flag.name)
+        elif flag.repeat:  # a list: the flag once for each value
+            for item in value if isinstance(value, list) else [value]:
+                words += [flag.name, _checked(flag.kind, item, flag.key)]
         else:
             words += [flag.name, _checked(flag.kind, value, flag.key)]
     positional: list[str] = []
@@ -126,7 +129,8 @@ def _arg_schema(arg: Arg) -> dict[str, Any]:
 
 def _flag_schema(flag: Flag) -> dict[str, Any]:
     kind = "boolean" if flag.value is None else "integer" if flag.kind == INT else "string"
-    schema: dict[str, Any] = {"type": kind}
+    schema: dict[str, Any] = {"type": "array", "items": {"type": kind}} if flag.repeat \
+        else {"type": kind}
     if flag.help:
         schema["description"] = flag.help
     return schema

@@ -50,6 +50,9 @@ if TYPE_CHECKING:
     )
     from .language.shell_words import join
     from .model.snapshot import INTERACTIVE_ROLES
+    from .network.options import configure_network
+    from .network.routes import header_pairs, matcher
+    from .network.state import network_words
     from .page.changeset import diff_line
     from .page.tab import Tab
     from .secrets.mask import MASK, Masker
@@ -83,6 +86,8 @@ _HOMES = {
                      "Registry"], "language.registry"),
     "join": "language.shell_words",
     "INTERACTIVE_ROLES": "model.snapshot",
+    "configure_network": "network.options", "header_pairs": "network.routes",
+    "matcher": "network.routes", "network_words": "network.state",
     "diff_line": "page.changeset", "Tab": "page.tab",
     "MASK": "secrets.mask", "Masker": "secrets.mask", "PASSWORDISH": "secrets.redact",
     "USE": "secrets.secrets",

@@ -17,6 +17,7 @@ from ..core import (
 )
 from . import pointer
 from .dialects import PYTHON, Python
+from .export_network import Exporter
 from .replay import REPLAYED_SOURCES, at_origin, recorded_origin
 
 HEADER = '''"""{title}
@@ -104,7 +105,11 @@ def to_pytest(rec, name: str, registry: Registry = REGISTRY) -> str:
             if secrets else "")
     lines = [HEADER.format(title=title(rec), source=rec.path.name,
                            secrets_note=note, origin=origin, name=name)]
-    lines += body(rec, origin, registry, PYTHON)
+    network = Exporter()  # network and emulation steps (export_network.py)
+    lines += body(rec, origin, registry, PYTHON, network)
+    if network.helpers:  # before the test function: the header's last lines begin it
+        head, sep, test = lines[0].rpartition("\n\ndef test_")
+        lines[0] = head + "".join(network.helpers.values()) + sep + test
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -119,13 +124,15 @@ def secrets_typed(rec) -> list[str]:
                    for m in USE.finditer(s["command"])})
 
 
-def body(rec, origin: str, registry: Registry, d: Python) -> list[str]:
-    """The test's statements, step by step, indented for its function."""
+def body(rec, origin: str, registry: Registry, d: Python,
+         network: Exporter | None = None) -> list[str]:
+    """The test's statements, step by step, indented for its function. `network`: writes
+    the network and emulation steps (pytest only, so far) and the helpers they need."""
     lines: list[str] = []
     url = None
     on_tab = 1  # the tab the test is on, as the recording numbers them
     for step in rec.steps:
-        code = _step(step, origin, registry, d)
+        code = _step(step, origin, registry, d, network)
         exported = bool(code) and not code[0].startswith(d.comment_mark)
         at = step.get("at") if isinstance(step.get("at"), dict) else {}
         if exported and isinstance(at.get("tab"), int) \
@@ -161,7 +168,8 @@ def _switches_tab(step: dict[str, Any], registry: Registry) -> bool:
     return bool(spec is not None and spec.switches_tab)
 
 
-def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python) -> list[str]:
+def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
+          network: Exporter | None = None) -> list[str]:
     if step.get("source") not in REPLAYED_SOURCES:
         return []
     try:
@@ -214,6 +222,12 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python) -> l
         close = d.do(d.call(f"{d.pages()}[{int(p['n']) - 1}]", "close")) if p.get("n") \
             else d.do(d.call("page", "close"))
         return [close, d.assign_page(f"{d.fn('tab')}(page, {int(step.get('tab') or 1)})")]
+    if network is not None:  # network and emulation steps (export_network.py), Python's
+        emulated = network.step(name, p)
+        if emulated is not None:
+            return emulated
+    elif Exporter.writes(name):
+        return [d.comment(f"not exported to this runner yet: {_comment(step['command'])}")]
     if name == "state":  # its file, as given (a relative one: from where the test runs)
         if p["action"] == "save":
             return [d.do(d.call(d.context(), "storage_state", path=p["file"]))]

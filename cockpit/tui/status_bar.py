@@ -9,6 +9,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..core import events as ev
+from ..core import network_words
 from .messages import CommandsRan
 from .safe import clean
 
@@ -23,6 +24,7 @@ class Status:
     recording: str = "not recording"
     busy: int = 0  # commands queued or running
     last_error: str = ""
+    network: str = ""  # routes, HAR and emulation in a few words (core/network/state.py)
 
 
 class StatusBar(Widget):
@@ -50,6 +52,9 @@ class StatusBar(Widget):
                 status.busy = max(0, status.busy - 1)
                 if not event.data["ok"]:
                     status.last_error = event.data["error"] or ""
+        session = getattr(self.app, "session", None)  # a command may have routed or emulated
+        if session is not None:
+            status.network = network_words(session.status().get("network"))
         self.refresh()
 
     def render(self) -> Text:
@@ -72,8 +77,10 @@ class StatusBar(Widget):
         if s.last_error:
             text.append("last error: ", style=key)
             text.append(clean(s.last_error)[:160] + "  ", style=style("status--error"))
-        for label, value in (("session", s.session), ("browser", s.mode),
-                             ("rec", s.recording)):
+        pairs = [("session", s.session), ("browser", s.mode), ("rec", s.recording)]
+        if s.network:
+            pairs.append(("net", s.network))
+        for label, value in pairs:
             text.append(f"{label} ", style=key)
             text.append(clean(value) + "  ")
         return text

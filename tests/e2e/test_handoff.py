@@ -200,11 +200,11 @@ async def test_a_launch_that_fails_relaunches_headless(fresh, site, display, mon
     import cockpit.core.browser.relaunch as relaunch_module
     real = relaunch_module.launch
 
-    async def failing(playwright, plan):
+    async def failing(playwright, plan, options=None):  # options: the session's emulation
         if not plan.headless:
             from cockpit.core.base.errors import BrowserNotFoundError
             raise BrowserNotFoundError("could not start chromium (headed): boom")
-        return await real(playwright, plan)
+        return await real(playwright, plan, options)
 
     monkeypatch.setattr(relaunch_module, "launch", failing)
     result = await s.run("handoff")

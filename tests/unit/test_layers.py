@@ -103,3 +103,17 @@ def test_lint_imports_fails_on_a_planted_violation(tmp_path, layer, module, line
     out = run_lint_imports(planted_copy(tmp_path, module, line, layer))
     assert out.returncode != 0, out.stdout
     assert broken in out.stdout and "BROKEN" in out.stdout, out.stdout
+
+
+def test_every_part_of_the_engine_is_in_both_contracts():
+    """A new part (a sub-package of cockpit/core) must take its place in the order of
+    parts and be hidden behind the engine's surface: a part left out of the contracts
+    would be checked by neither."""
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    by_name = {c["name"]: c for c in config["contracts"]}
+    order = next(c for n, c in by_name.items() if n.startswith("The engine's parts"))
+    surface = next(c for n, c in by_name.items() if n.startswith("Other layers reach"))
+    parts = {p.parent.name for p in (ROOT / "cockpit" / "core").glob("*/__init__.py")}
+    assert parts == set(order["layers"]), "the parts' order in pyproject.toml"
+    assert {f"cockpit.core.{p}" for p in parts} == set(surface["forbidden_modules"])

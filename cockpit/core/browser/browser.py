@@ -317,9 +317,10 @@ async def close_browser(plan: LaunchPlan | None, context) -> None:
         await browser.close()
 
 
-async def launch(playwright, plan: LaunchPlan):
+async def launch(playwright, plan: LaunchPlan, options: dict | None = None):
     """Start a persistent context for the plan and return it (or, for a browser that is
-    already running, attach to it: connect())."""
+    already running, attach to it: connect()). `options`: more context options (the
+    session's emulation, core/network/state.py), over the defaults."""
     if not plan.owns_browser:
         return await connect(playwright, plan)
     assert plan.profile_dir is not None
@@ -330,10 +331,11 @@ async def launch(playwright, plan: LaunchPlan):
         disable_stored_secrets(plan.profile_dir)  # no saved passwords, no autofill
     browser_type = getattr(playwright, plan.engine)
     try:
+        given = {"viewport": {"width": 1280, "height": 800}, **(options or {})}
         context = await browser_type.launch_persistent_context(
             str(plan.profile_dir), headless=plan.headless, executable_path=executable,
-            args=plan.args, viewport={"width": 1280, "height": 800}, accept_downloads=True,
-            handle_sigint=False, handle_sigterm=False, handle_sighup=False)
+            args=plan.args, accept_downloads=True, handle_sigint=False,
+            handle_sigterm=False, handle_sighup=False, **given)
         # every document notes what an action sets going there (core/settle.py asks it)
         await context.add_init_script(script=SETTLE_INIT_JS)
         return context

@@ -211,10 +211,12 @@ async def relaunch(session: BrowserHost, headless: bool, state: BrowserState) ->
             session.use_context(None)
         assert session.plan is not None  # a started session has one
         plan = dataclasses.replace(session.plan, headless=headless)
-        context = await launch(session.playwright, plan)
+        context = await launch(session.playwright, plan, session.launch_options())
         try:
-            await session.prepare_context(context)  # routes, policy: before pages load
+            # routes, policy and emulation before any page loads (offline once they did)
+            await session.prepare_context(context, restoring=True)
             lost = await _restore(session, context, state)
+            await session.context_restored(context)
         except BaseException:
             if session.context is not context:  # never half a browser: close it
                 with tolerated("closing a browser that did not come up", log):

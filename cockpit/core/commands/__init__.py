@@ -2,11 +2,13 @@
 
 from . import (  # noqa: F401  (imported for their registrations)
     control,
+    emulation,
     expect,
     inspect,
     interact,
     meta,
     mouse,
+    network,
     navigate,
     policy,
     read,

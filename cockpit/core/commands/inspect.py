@@ -15,6 +15,7 @@ from ..base.paths import base, given_path
 from ..language.registry import FILE, INT, TARGET, Arg, Flag, command
 from ..base.result import Outcome
 from ..page.translate import js_error
+from ..network.requests import mask_url
 
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
 DEFAULT_CSS = ("display", "visibility", "opacity", "position", "z-index", "width", "height",
@@ -194,7 +195,8 @@ async def console(ctx, a) -> Outcome:
                    {"messages": [e.to_json() for e in rows], "dropped": buf.dropped})
 
 
-@command("network", "inspect", "Show the session's network requests.",
+@command("network", "inspect", "Show the session's network requests (`request N` shows #N "
+         "in full).",
          flags=(Flag("--failed", help="only failed requests and HTTP errors"),
                 Flag("--filter", "-f", "only URLs containing TEXT", value="TEXT"),
                 Flag("--last", "-n", "only the last N", value="N", kind=INT),
@@ -212,9 +214,10 @@ async def network(ctx, a) -> Outcome:
     for e in rows:
         status = e.failure or (str(e.status) if e.status is not None else "…")
         ms = f"{e.ms:.0f}ms" if e.ms is not None else "pending"
-        lines.append(f"{e.method} {status} {ms} {e.resource} {e.url}")
+        lines.append(f"{e.method} {status} {ms} {e.resource} {mask_url(e.url)}  #{e.id}")
     return Outcome("\n".join(lines) or "(no requests)",
-                   {"requests": [e.to_json() for e in rows], "dropped": buf.dropped})
+                   {"requests": [{**e.to_json(), "url": mask_url(e.url)} for e in rows],
+                    "dropped": buf.dropped})
 
 
 @command("dialogs", "inspect", "Show the dialogs (alert, confirm, prompt) pages have opened.",

@@ -81,6 +81,15 @@ async def status(ctx, a) -> Outcome:
     for waiting in policy.get("waiting") or ():
         lines.append(f"waiting for a person: `{waiting['command']}` from "
                      f"{waiting['source']} (`approve` or `deny REASON`)")
+    net = s["network"]
+    if net["routes"]:
+        lines.append(f"routes ({len(net['routes'])}): " + "; ".join(net["routes"]))
+    if net["har_replay"]:
+        lines.append(f"answering from HAR {net['har_replay']}")
+    if net["har_recording"]:
+        lines.append(f"HAR: {net['har_recording']}")
+    if net["emulation"]:
+        lines.append("emulating: " + ", ".join(net["emulation"]))
     if active.get("dialog"):
         d = active["dialog"]
         lines.append(f"a {d['type']} dialog is open: \"{d['message']}\"")

@@ -143,7 +143,7 @@ def parse_words(line: str, words: list[str], registry: Registry = REGISTRY, *,
     spec = registry.get(words[0])
     if spec is None:
         raise UsageError(suggest(words[0], registry))
-    values: dict[str, Any] = {f.key: f.default for f in spec.flags}
+    values: dict[str, Any] = {f.key: [] if f.repeat else f.default for f in spec.flags}
     positionals: list[str] = []
     rest_is_raw = bool(spec.args) and spec.args[-1].raw
     i, flags_done = 1, False
@@ -169,8 +169,11 @@ def parse_words(line: str, words: list[str], registry: Registry = REGISTRY, *,
                         raise UsageError(f"{spec.name}: {flag.name} needs a value "
                                          f"({flag.usage})")
                     inline = words[i]
-                values[flag.key] = _number(inline, flag.name, spec) if flag.kind == INT \
-                    else inline
+                value = _number(inline, flag.name, spec) if flag.kind == INT else inline
+                if flag.repeat:
+                    values[flag.key].append(value)
+                else:
+                    values[flag.key] = value
         else:
             positionals.append(word)
         i += 1

@@ -22,6 +22,8 @@ CATEGORIES = {
     "tabs": "Tabs",
     "state": "Dialogs and browser state",
     "expect": "Expectations (fail when not met)",
+    "network": "Network",
+    "emulation": "Emulation",
     "control": "Handing over to a human",
     "meta": "Meta",
 }
@@ -56,6 +58,7 @@ class Flag:
     value: str | None = None  # metavar when the flag takes a value
     kind: str = TEXT
     default: Any = None
+    repeat: bool = False  # may be given again: its values are a list, in order
 
     @property
     def key(self) -> str:
@@ -64,7 +67,8 @@ class Flag:
     @property
     def usage(self) -> str:
         names = f"{self.short}|{self.name}" if self.short else self.name
-        return f"{names} {self.value}" if self.value else names
+        usage = f"{names} {self.value}" if self.value else names
+        return f"{usage}..." if self.repeat else usage
 
 
 Handler = Callable[..., Awaitable[Any]]
@@ -94,6 +98,9 @@ class CommandSpec:
       mask it when it went into a password field.
     - `masked_args`: arguments whose values are stored in the browser (cookie and storage
       values, often credentials); recordings mask them wherever they appear.
+    - `secret_args`: arguments that are credentials (an HTTP password): masked in every
+      line, result and event the session shows, before and after the command runs, and
+      in recordings (a `$NAME` secret stays its name).
     - `read_only`: reports on the page or the session and changes nothing in the browser
       (it may write a file); a test exported from a recording leaves it out.
     - `bypasses_queue`: runs at once, beside a command still running (even a stuck one),
@@ -129,6 +136,7 @@ class CommandSpec:
     needs_person: bool = False
     typed_text: str | None = None
     masked_args: tuple[str, ...] = ()
+    secret_args: tuple[str, ...] = ()
     read_only: bool = False
     bypasses_queue: bool = False
     interrupts: bool = False
@@ -139,7 +147,7 @@ class CommandSpec:
 
     def __post_init__(self) -> None:
         named = {a.name for a in self.args}
-        for arg in (self.typed_text, *self.masked_args):
+        for arg in (self.typed_text, *self.masked_args, *self.secret_args):
             if arg is not None and arg not in named:  # a typo would silently mask nothing
                 raise ValueError(f"{self.name}: no argument {arg!r} to type or mask")
         for arg in self.waits_for:
@@ -155,7 +163,8 @@ class CommandSpec:
                 "needs_tab": self.needs_tab, "never_held": self.never_held,
                 "checks_needs": self.checks_needs or self.mutates,
                 "needs_person": self.needs_person, "typed_text": self.typed_text,
-                "masked_args": list(self.masked_args), "read_only": self.read_only,
+                "masked_args": list(self.masked_args),
+                "secret_args": list(self.secret_args), "read_only": self.read_only,
                 "bypasses_queue": self.bypasses_queue, "interrupts": self.interrupts,
                 "waits_for": list(self.waits_for), "switches_tab": self.switches_tab,
                 "asserts": self.asserts}
@@ -246,6 +255,9 @@ class CommandSpec:
         if self.masked_args:
             notes.append(f"{', '.join(a.upper() for a in self.masked_args)} masked in "
                          "recordings")
+        if self.secret_args:
+            notes.append(f"{', '.join(a.upper() for a in self.secret_args)} masked "
+                         "everywhere it would show")
         return notes
 
 
@@ -318,7 +330,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             details: str = "", examples: tuple[str, ...] = (), modal_safe: bool = False,
             needs_tab: bool = True, never_held: bool = False, checks_needs: bool = False,
             needs_person: bool = False, typed_text: str | None = None,
-            masked_args: tuple[str, ...] = (), read_only: bool = False,
+            masked_args: tuple[str, ...] = (), secret_args: tuple[str, ...] = (),
+            read_only: bool = False,
             bypasses_queue: bool = False, interrupts: bool = False,
             waits_for: tuple[str, ...] = (), switches_tab: bool = False,
             asserts: bool = False, tool: str | None = None,
@@ -331,7 +344,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             name, category, summary, handler, tuple(args), tuple(flags), tuple(aliases),
             mutates, details, tuple(examples), modal_safe=modal_safe, needs_tab=needs_tab,
             never_held=never_held, checks_needs=checks_needs, needs_person=needs_person,
-            typed_text=typed_text, masked_args=tuple(masked_args), read_only=read_only,
+            typed_text=typed_text, masked_args=tuple(masked_args),
+            secret_args=tuple(secret_args), read_only=read_only,
             bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for),
             switches_tab=switches_tab, asserts=asserts, tool=tool))
         return handler

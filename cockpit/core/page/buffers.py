@@ -93,13 +93,17 @@ class NetworkEntry:
     failure: str | None = None
     started: float = field(default_factory=time.time)
     ms: float | None = None
+    id: int = 0  # its number in `network`, for `request N`
+    # a weak reference to Playwright's Request: `request N` reads its headers and body
+    # while its page lives, and holding it never keeps a recycled page's objects alive
+    ref: Any = field(default=None, repr=False, compare=False)
 
     @property
     def done(self) -> bool:
         return self.status is not None or self.failure is not None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {k: v for k, v in vars(self).items() if k != "ref"}
 
 
 @dataclass

@@ -8,6 +8,7 @@ sits below the session part and must not import it (pyproject.toml's import cont
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -41,6 +42,8 @@ class TabHost(Protocol[Tab]):
     def watches(self) -> list[Watch]: ...
     @property
     def buffers(self) -> Buffers: ...
+    @property
+    def request_ids(self) -> Iterator[int]: ...  # numbers requests for `request N`
     @property
     def bus(self) -> EventBus: ...
     @property

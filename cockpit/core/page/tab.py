@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -306,7 +307,8 @@ class Tab:
                 "bytes": target.stat().st_size}
 
     def _on_request(self, request) -> None:
-        entry = NetworkEntry(self.id, request.method, cut(request.url), request.resource_type)
+        entry = NetworkEntry(self.id, request.method, cut(request.url), request.resource_type,
+                             id=next(self.session.request_ids), ref=weakref.ref(request))
         self._network[request] = entry
         self.requests_seen += 1
         self.session.buffers.network.add(entry)

@@ -69,7 +69,17 @@ class Redactor:
             if typed.startswith("$") or _plain_field(snap, target):
                 continue
             hide.add(typed)
+        for value in self.secret_values(command):
+            hide.add(value)
         return hide.text(shown) if hide else shown
+
+    def secret_values(self, command: Command) -> list[str]:
+        """The values of the command's `secret_args` (a `$NAME` stays its name)."""
+        spec, inv = command.spec, command.invocation
+        if spec is None or inv is None or not spec.secret_args:
+            return []
+        values = [inv.params.get(arg) for arg in spec.secret_args]
+        return [v for v in values if isinstance(v, str) and v and not v.startswith("$")]
 
     def _typed_steps(self, command: Command) -> list[tuple[str, str]]:
         """(target, typed text) of each step of the command that types text."""
@@ -100,6 +110,9 @@ class Redactor:
             data["secret_id"] = self._ids.setdefault(typed, len(self._ids) + 1)
             hide.add(typed)
             self.files.add(typed, MASK)
+        for value in self.secret_values(command):
+            hide.add(value)
+            self.files.add(value, MASK)
         for masker in (self.shown, hide):
             if masker:
                 result.command = masker.text(result.command)

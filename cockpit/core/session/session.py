@@ -34,6 +34,7 @@ from ..language.command import Command
 from ..browser.recovery import Recovery, kill_browser
 from ..language.registry import REGISTRY, Registry
 from ..base.result import Result
+from ..network.state import NetworkState
 from ..policy import Policy
 from ..secrets.redact import Redactor
 from ..secrets.secrets import Secrets
@@ -88,11 +89,14 @@ class Session:
         self.commands_run = 0
         self.user_agent: str | None = None  # set by `useragent`; None: the browser's own
         self.default_user_agent: str | None = None
+        # routes, HAR, emulation: applied to every context made (core/network/state.py)
+        self.network = NetworkState(engine=engine)
         self._ids = itertools.count(1)
         self._tab_ids = itertools.count(1)  # next_tab_id(): never reused, also across relaunches
         self.holds = AgentHolds(self.bus, lambda: self.registry)  # owns the command lock
         # --allow-domain and --confirm (core/policy): set before the session starts
         self.policy = Policy(self.bus)
+        self.request_ids = itertools.count(1)  # `network` numbers requests for `request N`
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
         self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
@@ -145,7 +149,9 @@ class Session:
                 playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)
             if self.plan.owns_browser and self.engine == "chromium":  # kept for relaunches
                 self.plan.args += self.policy.domains.chromium_args()
-            context = self._context = await launch(playwright, self.plan)
+            self.network.prepare(playwright)
+            context = self._context = await launch(playwright, self.plan,
+                                                   self.launch_options())
             await self.prepare_context(context)  # before any page loads
             # after the launch: registering reaches the contexts that exist (an attached
             # browser's own), and later ones (a relaunch) get it when they are made
@@ -164,10 +170,21 @@ class Session:
         self.active = self.tabs[0]
         return self
 
-    async def prepare_context(self, context: BrowserContext) -> None:
+    def launch_options(self) -> dict[str, Any]:
+        """Context options a launch takes from the session (emulation: core/network)."""
+        return self.network.launch_options()
+
+    async def prepare_context(self, context: BrowserContext, *,
+                              restoring: bool = False) -> None:
         """What every context the session makes (at start, at a relaunch) gets before
-        its first page loads: the --allow-domain routes (core/policy)."""
+        its first page loads: the --allow-domain routes (core/policy), the routes and
+        emulation (core/network; `restoring`: offline waits until the tabs loaded)."""
         await self.policy.domains.install(context)
+        await self.network.apply(context, restoring=restoring)
+
+    async def context_restored(self, context: BrowserContext) -> None:
+        """A relaunched context's tabs have loaded again (offline may go on now)."""
+        await self.network.restored(context)
 
     def watch_context(self, context: BrowserContext) -> None:
         """Follow a (re)launched browser: its new pages, its death, and the same action

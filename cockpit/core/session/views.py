@@ -71,6 +71,8 @@ def status_of(session: Session) -> dict[str, Any]:
         # an attached browser (--cdp, --ws-endpoint) has a profile of its own, not ours
         "profile": str(session.profile_dir) if session.owns_browser else None,
         "files": str(session.files_dir),
+        # routes, HAR and emulation (core/network/state.py): never a password
+        "network": session.network.summary(),
     }
 
 
