@@ -103,3 +103,13 @@ def test_lint_imports_fails_on_a_planted_violation(tmp_path, layer, module, line
     out = run_lint_imports(planted_copy(tmp_path, module, line, layer))
     assert out.returncode != 0, out.stdout
     assert broken in out.stdout and "BROKEN" in out.stdout, out.stdout
+
+
+def test_the_surface_exports_exactly_what_it_loads():
+    """`__all__` is a literal (a type checker cannot read `list(_HOMES)`), so it is
+    checked here against the names the lazy loader knows, and each one loads."""
+    import cockpit.core as core
+
+    assert sorted(core.__all__) == sorted(core._HOMES)
+    for name in core.__all__:
+        assert getattr(core, name) is not None
