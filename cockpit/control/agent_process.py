@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import events as ev
-from ..core import describe  # noqa: F401  (its home was here: kept importable)
+from ..core import describe as describe  # its home was here: kept importable (re-exported)
 from ..core import Event
 from .discovery import ENV_SESSION, ENV_SOCKET
 
