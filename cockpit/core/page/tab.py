@@ -28,6 +28,8 @@ from ..model.refnames import RefNames
 from ..model.snapshot import Snapshot
 
 if TYPE_CHECKING:
+    from playwright.async_api import Page
+
     from .host import TabHost
 
 log = logging.getLogger(__name__)
@@ -47,7 +49,7 @@ DOC_TOKEN_JS = "() => (window.__cockpitDoc ??= Math.random().toString(36).slice(
 class Tab:
     """Wraps a Playwright page; listens to it and reports through the session's bus."""
 
-    def __init__(self, session: TabHost, page, tab_id: int) -> None:
+    def __init__(self, session: TabHost, page: Page, tab_id: int) -> None:
         self.session = session
         self.page = page
         self._navigating = False  # a main-frame navigation request is on its way
