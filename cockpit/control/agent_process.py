@@ -15,12 +15,16 @@ import signal
 import sys
 from collections import deque
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..core import events as ev
-from ..core import describe  # noqa: F401  (its home was here: kept importable)
+from ..core import describe as describe  # its home was here: kept importable (re-exported)
 from ..core import Event
 from .discovery import ENV_SESSION, ENV_SOCKET
 from .protocol import ENV_AGENT
+
+if TYPE_CHECKING:
+    from ..core import Session
 
 STOP_GRACE_S = 3.0  # between SIGTERM and SIGKILL
 DRAIN_S = 1.0  # for its last output once it has ended
@@ -41,7 +45,7 @@ def cockpit_bin_dir() -> Path | None:
 
 
 class AgentProcess:
-    def __init__(self, command: str, session, socket: Path) -> None:
+    def __init__(self, command: str, session: Session, socket: Path) -> None:
         self.command = command
         self.session = session
         self.socket = socket
@@ -50,7 +54,7 @@ class AgentProcess:
         self.exit_code: int | None = None
         self.waiting_for: str | None = None  # the agent's command in flight, if any
         self._in_flight: dict[int, str] = {}
-        self._tasks: list[asyncio.Task] = []
+        self._tasks: list[asyncio.Task[Any]] = []
         self._group: int | None = None  # its process group, until nothing of it is left
         self._window = (0.0, 0)  # (start of this second, bytes of lines shown in it)
         self._held: dict[str, int] = {}  # lines of each stream counted, not yet said
@@ -196,7 +200,7 @@ class AgentProcess:
                 for line in (raw.rstrip("\r") for raw in lines[dropped - held:])]
         self.session.bus.emit(ev.AGENT_OUTPUT, stream=stream, lines=kept, dropped=dropped)
 
-    async def _watch(self, proc) -> None:
+    async def _watch(self, proc: asyncio.subprocess.Process) -> None:
         code = await proc.wait()  # its exit, and its pipes closed: all its output is in
         if proc is self.proc:
             self._exited(code)
@@ -279,7 +283,7 @@ def group_alive(group: int) -> bool:
     return True
 
 
-async def _group_ended(proc, group: int, timeout: float) -> bool:
+async def _group_ended(proc: asyncio.subprocess.Process, group: int, timeout: float) -> bool:
     """Whether the leader and every process of its group ended within `timeout` s. Not
     proc.wait(): on Python 3.11 that also waits for its pipes to close, which a
     descendant outside its group may hold forever."""

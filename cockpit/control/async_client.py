@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Coroutine
 
 from ..core import Event, Result
 from . import discovery, wire
@@ -23,7 +23,7 @@ from .protocol import encode
 __all__ = ["AsyncCockpit"]
 
 
-class AsyncCockpit(Commands):
+class AsyncCockpit(Commands[Coroutine[Any, Any, Result]]):
     """The asyncio client: requests may overlap (the session still runs them in order)."""
 
     def __init__(self, session: str | None = None, *, socket_path: str | None = None,
@@ -33,7 +33,7 @@ class AsyncCockpit(Commands):
         self.client = client
         self._ids = 0
         self.protocol = 1  # the session's, told in its welcome
-        self._waiting: dict[int, Any] = {}  # request id -> asyncio.Future
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}  # by request id
         self._events: asyncio.Queue[Event | None] | None = None  # while events() runs
         self._writer: asyncio.StreamWriter | None = None
         self._pump: asyncio.Task[None] | None = None
@@ -94,7 +94,7 @@ class AsyncCockpit(Commands):
         if self._pump is None or self._pump.done() or writer is None:
             raise Unreachable(f"not connected to session {self.session!r}")
         self._ids += 1
-        future = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[self._ids] = future
         try:
             writer.write(encode({"id": self._ids, "op": op, **fields}))
@@ -117,7 +117,8 @@ class AsyncCockpit(Commands):
         return result
 
     async def state(self) -> dict[str, Any]:
-        return (await self.request("state"))["data"]
+        state: dict[str, Any] = (await self.request("state"))["data"]
+        return state
 
     async def events(self, history: bool = False) -> AsyncIterator[Event]:
         """Events on this connection from now on, until the session ends (one stream a

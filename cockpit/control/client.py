@@ -35,9 +35,23 @@ from .protocol import encode
 
 TYPE_CHECKING = False  # not typing's import: this module is on `cockpit exec`'s path
 if TYPE_CHECKING:
-    from typing import Any, Callable, Iterator
+    from typing import Any, Callable, Generic, Iterator, TypeVar
 
     from ..core import Event
+
+    R = TypeVar("R")  # what a command method gives back
+
+    class _Returns(Generic[R]):
+        """Generic for the type checker only."""
+else:
+    R = None
+
+    class _Returns:
+        """At run time, `_Returns[X]` is the plain class: importing typing would cost
+        `cockpit exec` milliseconds for nothing it uses."""
+
+        def __class_getitem__(cls, item: object) -> type:
+            return cls
 
 __all__ = ["Cockpit", "CockpitError", "CommandFailed", "Unreachable"]
 
@@ -108,65 +122,66 @@ def run_fields(command: str, source: str, timeout: float | None,
     return fields
 
 
-class Commands:
+class Commands(_Returns[R]):
     """The common commands as methods; each raises CommandFailed when it fails.
 
     Each method is the registry's command of the same name, its parameters the command's
     arguments by name and in order (tests/unit/test_client_methods.py parses every method's
-    line with the registry to check it); `snapshot` and `wait` take their flags as words."""
+    line with the registry to check it); `snapshot` and `wait` take their flags as words.
+    R is what a command gives back: a Result, or (AsyncCockpit) a coroutine of one."""
 
-    def _checked(self, line: str):
+    def _checked(self, line: str) -> R:
         raise NotImplementedError
 
-    def goto(self, url: str):
+    def goto(self, url: str) -> R:
         return self._checked(_line("goto", url))
 
-    def snapshot(self, *flags: str):
+    def snapshot(self, *flags: str) -> R:
         return self._checked(_words("snapshot", *flags))
 
-    def click(self, target: str):
+    def click(self, target: str) -> R:
         return self._checked(_line("click", target))
 
-    def fill(self, target: str, text: str):
+    def fill(self, target: str, text: str) -> R:
         return self._checked(_line("fill", target, text))
 
-    def type(self, target: str, text: str):
+    def type(self, target: str, text: str) -> R:
         return self._checked(_line("type", target, text))
 
-    def press(self, key: str, target: str | None = None):
+    def press(self, key: str, target: str | None = None) -> R:
         """`press KEY [TARGET]`: the key (Enter, Control+a ...) on the target, or on the
         focused element."""
         return self._checked(_line("press", key, *([target] if target else [])))
 
-    def select(self, target: str, *options: str):
+    def select(self, target: str, *options: str) -> R:
         return self._checked(_line("select", target, *options))
 
-    def check(self, target: str):
+    def check(self, target: str) -> R:
         return self._checked(_line("check", target))
 
-    def text(self, target: str | None = None):
+    def text(self, target: str | None = None) -> R:
         return self._checked(_line("text", *([target] if target else [])))
 
-    def title(self):
+    def title(self) -> R:
         return self._checked("title")
 
-    def url(self):
+    def url(self) -> R:
         return self._checked("url")
 
-    def tabs(self):
+    def tabs(self) -> R:
         return self._checked("tabs")
 
-    def tab(self, n: int):
+    def tab(self, n: int) -> R:
         return self._checked(_line("tab", n))
 
-    def js(self, code: str):
+    def js(self, code: str) -> R:
         return self._checked(_line("js", code))
 
-    def wait(self, *conditions: str):
+    def wait(self, *conditions: str) -> R:
         return self._checked(_words("wait", *conditions))
 
 
-class Cockpit(Commands):
+class Cockpit(Commands[Result]):
     """A blocking client: one connection, one request at a time."""
 
     def __init__(self, session: str | None = None, *, socket_path: str | None = None,
@@ -291,7 +306,8 @@ class Cockpit(Commands):
         return result
 
     def state(self) -> dict[str, Any]:
-        return self.request("state")["data"]
+        state: dict[str, Any] = self.request("state")["data"]
+        return state
 
     def events(self, history: bool = False) -> Iterator[Event]:
         """The session's events from now on (`history`: the kept command and agent events

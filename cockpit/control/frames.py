@@ -53,7 +53,7 @@ class RemoteLiveView:
     def __init__(self, info: Any) -> None:
         self.info = info
         self._listeners: list[Callable[[Any], None]] = []
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[Any] | None = None
         self.latest: Any = None
         self.frames = 0
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hmac
 import logging
 import re
 import socket
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,7 +56,7 @@ class CockpitMcp:
     (the control server's record of it): a call cancelled by its client takes back its
     command only while it still waits for its turn, as a control-socket client's does."""
 
-    def __init__(self, session: Session, started: Collection[asyncio.Task] = ()) -> None:
+    def __init__(self, session: Session, started: Collection[asyncio.Task[Any]] = ()) -> None:
         self.session = session
         self.started = started
         # cleared while the live session starts: calls wait for it, so each one is in the
@@ -194,11 +195,11 @@ async def serve_http(mcp: CockpitMcp, sock: socket.socket, token: str,
     import uvicorn
 
     class _Server(uvicorn.Server):
-        def capture_signals(self):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
             # the face's own handlers stop it (and close the browser); uvicorn's would
             # raise the signal again once it has stopped
-            import contextlib
-            return contextlib.nullcontext()
+            yield
 
     app = mcp.server.streamable_http_app(host="127.0.0.1")
     config = uvicorn.Config(BearerGuard(app, token), log_level="warning", lifespan="on",

@@ -5,6 +5,8 @@ is forwarded here (over_ssh.py) and followed like a local one, its events and al
 
 from __future__ import annotations
 
+from typing import Any
+
 import asyncio
 import json
 import logging
@@ -63,7 +65,7 @@ class HostWatch:
                 await process.wait()
             await self.close()
 
-    def _sync(self, rows: list[dict]) -> None:
+    def _sync(self, rows: list[dict[str, Any]]) -> None:
         for row in rows:
             remote = str(row.get("socket") or "")
             if remote and remote not in self.forwards and remote not in self._starting:
@@ -72,7 +74,7 @@ class HostWatch:
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
 
-    async def _follow(self, row: dict) -> None:
+    async def _follow(self, row: dict[str, Any]) -> None:
         remote, name = str(row["socket"]), str(row.get("session") or "?")
         target = SshTarget(self.host.host, self.host.user, self.host.port, name)
         forward = SshSession(target)

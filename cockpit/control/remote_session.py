@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+from collections.abc import Callable
 from typing import Any
 
 from .async_client import AsyncCockpit
@@ -28,7 +29,7 @@ class _HeldBus(EventBus):
         super().__init__()
         self._held: list[Event] = []
 
-    def subscribe(self, listener):
+    def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]:
         unsubscribe = super().subscribe(listener)
         held, self._held = self._held, []
         for event in held:
@@ -54,7 +55,7 @@ class RemoteSession:
         self._state: dict[str, Any] = {"status": {"session": self.name, "headed": False},
                                        "tabs": [], "refs": [], "secrets": []}
         self._dirty = asyncio.Event()
-        self._tasks: list[asyncio.Task] = []
+        self._tasks: list[asyncio.Task[Any]] = []
         self.live_view = RemoteLiveView(self.client.info)  # the page as it paints
 
     async def start(self) -> RemoteSession:
@@ -117,10 +118,12 @@ class RemoteSession:
         return base64.b64decode(png) if png else None
 
     def status(self) -> dict[str, Any]:
-        return self._state["status"]
+        status: dict[str, Any] = self._state["status"]
+        return status
 
     def tabs_info(self) -> list[dict[str, Any]]:
-        return self._state["tabs"]
+        tabs: list[dict[str, Any]] = self._state["tabs"]
+        return tabs
 
     def refs_info(self) -> list[RefInfo]:
         return [(r[0], r[1], r[2], r[3]) for r in self._state["refs"]]

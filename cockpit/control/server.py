@@ -15,8 +15,9 @@ import secrets
 import select
 import weakref
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core import events as ev
 from ..core import Event, caller_dir, shown
@@ -24,6 +25,9 @@ from . import discovery
 from .discovery import AlreadyLive
 from .frames import stream_frames
 from .protocol import MAX_REQUEST, PROTOCOL, ProtocolError, check_request, decode, encode
+
+if TYPE_CHECKING:
+    from ..core import Session
 
 # Events kept for viewers that attach later: the log's commands (queued, started and
 # finished: 10,000 commands), and apart, so a flood of agent output cannot push commands
@@ -39,7 +43,7 @@ PEER_CHECK_S = 0.5  # how often a half-closed client is checked for having left 
 
 
 class ControlServer:
-    def __init__(self, session, workspace: Path | None = None) -> None:
+    def __init__(self, session: Session, workspace: Path | None = None) -> None:
         self.session = session
         self.socket = Path(discovery.socket_path(session.name, workspace))
         self.workspace = (workspace or Path.cwd()).resolve()  # the one the socket is keyed on
@@ -50,10 +54,10 @@ class ControlServer:
         self._agent_bytes = 0
         # tasks in which a command has started (command.started is emitted in the task that
         # awaits Session.run): a client that leaves takes back only the others
-        self.started: weakref.WeakSet[asyncio.Task] = weakref.WeakSet()
+        self.started: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
         self._server: asyncio.AbstractServer | None = None
-        self._connections: dict[asyncio.Task, _Connection] = {}
-        self._unsubscribe = None
+        self._connections: dict[asyncio.Task[Any], _Connection] = {}
+        self._unsubscribe: Callable[[], None] | None = None
         self.refused = 0
 
     async def start(self) -> Path:
@@ -165,12 +169,13 @@ class ControlServer:
 
 
 class _Connection:
-    def __init__(self, server: ControlServer, reader, writer) -> None:
+    def __init__(self, server: ControlServer, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter) -> None:
         self.server = server
         self.session = server.session
         self.reader = reader
         self.writer = writer
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks: set[asyncio.Task[Any]] = set()
         self.write_lock = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -366,11 +371,11 @@ class _Connection:
             pass
 
 
-def _is_stream(task: asyncio.Task) -> bool:
+def _is_stream(task: asyncio.Task[Any]) -> bool:
     return task.get_name() == "cockpit-stream"
 
 
-def _current_task() -> asyncio.Task | None:
+def _current_task() -> asyncio.Task[Any] | None:
     try:
         return asyncio.current_task()
     except RuntimeError:  # emitted outside the event loop: no task to track
@@ -385,6 +390,6 @@ def size_of(event: Event) -> int:
     return 200 + (sum(len(line) + 60 for line in lines) if lines else 0)
 
 
-def state_of(session) -> dict[str, Any]:
+def state_of(session: Session) -> dict[str, Any]:
     return {"status": session.status(), "tabs": session.tabs_info(),
             "refs": session.refs_info(), "secrets": session.secret_names}

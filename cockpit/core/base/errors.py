@@ -6,6 +6,10 @@ it is read by people and by language models alike.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # not typing's import: thin clients (`cockpit exec`) come through here
+if TYPE_CHECKING:
+    from typing import Any
+
 # Exit codes of `run`, `exec` and `replay` (shared/CONTRACTS.md).
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -20,7 +24,7 @@ class CommandError(Exception):
     exit_code = EXIT_FAILED
     kind = "failed"
 
-    def __init__(self, message: str, *, data: dict | None = None) -> None:
+    def __init__(self, message: str, *, data: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.data = data or {}

@@ -10,7 +10,7 @@ import shutil
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import attach as attaching
 from ..base.errors import BrowserNotFoundError
@@ -18,7 +18,7 @@ from .profile_prefs import disable_stored_secrets
 from ..settle.settle_js import INIT_JS as SETTLE_INIT_JS
 
 if TYPE_CHECKING:
-    from playwright.async_api import BrowserContext, Page
+    from playwright.async_api import Browser, BrowserContext, BrowserType, Page, Playwright
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +154,7 @@ def find_headless_shell(bundled: str | None) -> str | None:
     return None
 
 
-def plan_launch(playwright, engine: str = "chromium", browser_path: str | None = None,
+def plan_launch(playwright: Playwright, engine: str = "chromium", browser_path: str | None = None,
                 headless: bool = True, profile_dir: Path | None = None) -> LaunchPlan:
     """Choose the executable: --browser-path, then Playwright's own Chromium (full, or
     `--no-shell`: full only), then a system browser, then Playwright's headless shell alone
@@ -256,12 +256,12 @@ def plan_attach(request: attaching.Attach, engine: str = "chromium") -> LaunchPl
 ATTACH_TIMEOUT_MS = 15_000
 
 
-async def connect(playwright, plan: LaunchPlan):
+async def connect(playwright: Playwright, plan: LaunchPlan) -> BrowserContext:
     """Attach to the running browser of the plan and return the context the session uses:
     over CDP the browser's own (its open tabs become the session's), from a browser server
     a new one of ours. `plan.headless` is set to what the browser reports."""
     assert plan.endpoint is not None
-    browser_type = getattr(playwright, plan.engine)
+    browser_type: BrowserType = getattr(playwright, plan.engine)
     try:
         if plan.kind == attaching.CDP:
             browser = await browser_type.connect_over_cdp(plan.endpoint,
@@ -282,8 +282,9 @@ async def connect(playwright, plan: LaunchPlan):
         raise BrowserNotFoundError(f"could not attach to {plan.shown_endpoint}: {first}: "
                                    f"{hint}") from None
     try:
-        context = browser.contexts[0] if browser.contexts else await browser.new_context(
-            viewport={"width": 1280, "height": 800}, accept_downloads=True)
+        context: BrowserContext = (
+            browser.contexts[0] if browser.contexts else await browser.new_context(
+                viewport={"width": 1280, "height": 800}, accept_downloads=True))
         plan.headless = await _reports_headless(browser)
         await context.add_init_script(script=SETTLE_INIT_JS)
     except BaseException:
@@ -293,7 +294,7 @@ async def connect(playwright, plan: LaunchPlan):
     return context
 
 
-async def _reports_headless(browser) -> bool:
+async def _reports_headless(browser: Browser) -> bool:
     """Whether the attached browser runs without a window: Chromium says so in its user
     agent (HeadlessChrome). One that cannot tell is taken as headless (no window to show)."""
     try:
@@ -306,7 +307,7 @@ async def _reports_headless(browser) -> bool:
     return "Headless" in str(version.get("userAgent", ""))
 
 
-async def close_browser(plan: LaunchPlan | None, context) -> None:
+async def close_browser(plan: LaunchPlan | None, context: BrowserContext) -> None:
     """Close what the plan opened: our own browser; for one we attached to, only our
     connection (and a browser server's context of ours): that browser and its tabs stay."""
     if plan is None or plan.owns_browser:
@@ -317,7 +318,8 @@ async def close_browser(plan: LaunchPlan | None, context) -> None:
         await browser.close()
 
 
-async def launch(playwright, plan: LaunchPlan, options: dict | None = None):
+async def launch(playwright: Playwright, plan: LaunchPlan,
+                 options: dict[str, Any] | None = None) -> BrowserContext:
     """Start a persistent context for the plan and return it (or, for a browser that is
     already running, attach to it: connect()). `options`: more context options (the
     session's emulation, core/network/state.py), over the defaults."""
@@ -329,7 +331,7 @@ async def launch(playwright, plan: LaunchPlan, options: dict | None = None):
     if plan.engine == "chromium":
         release_stale_profile_lock(plan.profile_dir)
         disable_stored_secrets(plan.profile_dir)  # no saved passwords, no autofill
-    browser_type = getattr(playwright, plan.engine)
+    browser_type: BrowserType = getattr(playwright, plan.engine)
     try:
         given = {"viewport": {"width": 1280, "height": 800}, **(options or {})}
         context = await browser_type.launch_persistent_context(

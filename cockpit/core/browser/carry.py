@@ -23,6 +23,10 @@ from typing import TYPE_CHECKING, Any
 from ..base.logs import tolerated
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from playwright.async_api import Page, Route
+
     from ..page.tab import Tab
 
 log = logging.getLogger(__name__)
@@ -146,12 +150,12 @@ async def _copy(tab: Tab) -> DocumentCopy | None:
     return copy
 
 
-async def open_copy(page, copy: DocumentCopy, goto) -> None:
+async def open_copy(page: Page, copy: DocumentCopy, goto: Callable[[], Awaitable[None]]) -> None:
     """Go to the copy's URL with the document answered from the copy (its images, styles
     and scripts still come from the server, with the session's cookies)."""
     pattern = re.compile(re.escape(copy.url) + r"(#.*)?")
 
-    async def answer(route) -> None:
+    async def answer(route: Route) -> None:
         await route.fulfill(status=copy.status, headers={"content-type": copy.content_type},
                             body=copy.body)
 
@@ -163,7 +167,7 @@ async def open_copy(page, copy: DocumentCopy, goto) -> None:
             await page.unroute(pattern, answer)
 
 
-async def restore_fields(page, fields: list[dict[str, Any]]) -> list[str]:
+async def restore_fields(page: Page, fields: list[dict[str, Any]]) -> list[str]:
     """Put the fields back; the labels (name or id) of those the page no longer has."""
     left = fields
     for attempt in range(FIELD_TRIES):

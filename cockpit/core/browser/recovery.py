@@ -18,7 +18,7 @@ import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -27,6 +27,8 @@ from ..base.logs import spawn, tolerated
 from .relaunch import BrowserState, TabState, relaunch
 
 if TYPE_CHECKING:
+    from playwright.async_api import Page
+
     from ..base.result import Result
     from .host import BrowserHost
     from ..page.tab import Tab
@@ -82,7 +84,7 @@ class Note:
     """What happened to the browser, for the next result of each source."""
 
     text: str
-    data: dict
+    data: dict[str, Any]
     told: set[str] = field(default_factory=set)
 
 
@@ -266,7 +268,7 @@ class Recovery:
         self._note(text, {"what": "browser", "tabs": urls})
         return text
 
-    def _note(self, text: str, data: dict) -> None:
+    def _note(self, text: str, data: dict[str, Any]) -> None:
         self._notes = [*self._notes[-(NOTES_KEPT - 1):], Note(text, data)]
         self.session.bus.emit(ev.BROWSER_RECOVERED, what=data["what"], ok=True, reason=text,
                               tabs=[t.url for t in self.session.tabs])
@@ -289,6 +291,6 @@ class Recovery:
         return result.but(data=data, error=f"{result.error} (meanwhile {said})")
 
 
-async def _close_quietly(page) -> None:
+async def _close_quietly(page: Page) -> None:
     with tolerated("closing a page that crashed or hung", log):
         await asyncio.wait_for(page.close(run_before_unload=False), PROBE_S * 5)

@@ -23,6 +23,8 @@ from ..base.logs import spawn, tolerated
 from .relaunch import RESTORE_SESSION_JS, capture_tab
 
 if TYPE_CHECKING:
+    from playwright.async_api import Page
+
     from .host import BrowserHost
     from ..page.tab import Tab
 
@@ -43,7 +45,7 @@ async def recycle_if_due(session: BrowserHost, tab: Tab) -> bool:
         return False
     old = tab.page
     state = await capture_tab(tab)
-    held: list = []
+    held: list[Page] = []
     page = None
     session.held_pages = held  # the new page is this tab's, not a tab of its own
     try:
@@ -76,7 +78,7 @@ async def recycle_if_due(session: BrowserHost, tab: Tab) -> bool:
     return True
 
 
-async def _restore_session_storage(page, origin: str, items: dict[str, str]) -> None:
+async def _restore_session_storage(page: Page, origin: str, items: dict[str, str]) -> None:
     """Fill the origin's sessionStorage in the next document only (a script that stayed
     would refill a storage the page emptied on purpose)."""
     script = await page.add_init_script(RESTORE_SESSION_JS % (json.dumps(origin),
@@ -89,6 +91,6 @@ async def _restore_session_storage(page, origin: str, items: dict[str, str]) -> 
     page.once("domcontentloaded", lambda _: spawn(remove(), "removing a restore script"))
 
 
-async def _close(page) -> None:
+async def _close(page: Page) -> None:
     with tolerated("closing a recycled page", log):  # the browser may be gone meanwhile
         await page.close()

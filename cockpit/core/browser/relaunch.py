@@ -19,7 +19,7 @@ import os
 import socket
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from ..base import events as ev
 from .browser import launch
@@ -29,7 +29,8 @@ from ..base.logs import tolerated
 from ..page.tab import Tab
 
 if TYPE_CHECKING:
-    from playwright.async_api import Cookie
+    from playwright.async_api import BrowserContext, Cookie, Page
+    from playwright._impl._api_structures import SetCookieParam
 
     from .host import BrowserHost
 
@@ -80,7 +81,7 @@ class BrowserState:
     cookies: list[Cookie]
     taken_at: float = dataclasses.field(default_factory=time.time)
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         return {"tabs": [t.url for t in self.tabs], "active": self.active + 1,
                 "cookies": len(self.cookies)}
 
@@ -152,7 +153,7 @@ def display_problem() -> str | None:
     return None
 
 
-async def _open(page, state: TabState) -> list[str]:
+async def _open(page: Page, state: TabState) -> list[str]:
     """Open the tab's page again as it was; what of it could not be carried."""
     if not state.url or state.url == "about:blank":
         return []
@@ -234,10 +235,12 @@ async def relaunch(session: BrowserHost, headless: bool, state: BrowserState) ->
     return lost
 
 
-async def _restore(session: BrowserHost, context, state: BrowserState) -> list[str]:
+async def _restore(session: BrowserHost, context: BrowserContext, state: BrowserState) -> list[str]:
     if state.cookies:  # the profile kept the persistent ones; a refused cookie is not fatal
         with tolerated("restoring the session cookies", log):
-            await context.add_cookies(state.cookies)
+            # the very cookies Playwright gave: it types what it gives (Cookie) and what it
+            # takes (SetCookieParam, not exported) apart, as the same fields made optional
+            await context.add_cookies(cast("list[SetCookieParam]", state.cookies))
     pages = list(context.pages)
     while len(pages) < max(1, len(state.tabs)):
         pages.append(await context.new_page())
@@ -247,7 +250,8 @@ async def _restore(session: BrowserHost, context, state: BrowserState) -> list[s
     return [f"tab {index}: {'; '.join(what)}" for index, what in enumerate(lost, 1) if what]
 
 
-def _rebind(session: BrowserHost, context, pages: list, state: BrowserState) -> None:
+def _rebind(session: BrowserHost, context: BrowserContext, pages: list[Page],
+            state: BrowserState) -> None:
     """The session's Tab objects take the new pages, so tab ids and the snapshots taken
     before (for the diff) carry over; the bus hears about every tab that came or went."""
     before = list(session.tabs)

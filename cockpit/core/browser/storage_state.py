@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext
 
 BLANK = "<!doctype html><title>cockpit</title>"
 
 
-async def save_state(context, path: Path) -> dict[str, int]:
+async def save_state(context: BrowserContext, path: Path) -> dict[str, int]:
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         data = await context.storage_state(indexed_db=True)
@@ -25,7 +28,7 @@ async def save_state(context, path: Path) -> dict[str, int]:
     return {"cookies": len(data.get("cookies", [])), "origins": len(data.get("origins", []))}
 
 
-async def load_state(context, data: dict[str, Any]) -> dict[str, int]:
+async def load_state(context: BrowserContext, data: dict[str, Any]) -> dict[str, int]:
     cookies = data.get("cookies", [])
     origins = data.get("origins", [])
     if cookies:

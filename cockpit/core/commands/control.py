@@ -5,6 +5,12 @@ from __future__ import annotations
 from ..language.registry import Arg, Flag, command
 from ..base.result import Outcome
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..session.context import Context
+    from ..language.parser import Invocation
+
 
 @command("handoff", "control", "Give the browser to a human: a visible window with every tab, "
          "cookie and storage entry kept; agents' commands wait until `resume`.",
@@ -16,7 +22,7 @@ from ..base.result import Outcome
                  "window cannot open, the headless browser goes on as it was.",
          examples=('handoff "solve the CAPTCHA"', "handoff --terminal type the MFA code"),
          needs_person=True, interrupts=True, tool="browser_handoff")
-async def handoff(ctx, a) -> Outcome:
+async def handoff(ctx: Context, a: Invocation) -> Outcome:
     return await ctx.session.handoff.start(" ".join(a.reason or []), terminal=a.terminal)
 
 
@@ -26,5 +32,5 @@ async def handoff(ctx, a) -> Outcome:
                  "snapshot taken at handoff and a fresh snapshot of the tab in front.",
          examples=("resume",),
          modal_safe=True, needs_tab=False, never_held=True, needs_person=True, interrupts=True)
-async def resume(ctx, a) -> Outcome:
+async def resume(ctx: Context, a: Invocation) -> Outcome:
     return await ctx.session.handoff.end()

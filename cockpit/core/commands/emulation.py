@@ -4,7 +4,7 @@ permissions (core/network/state.py keeps them; every relaunch applies them again
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -13,6 +13,10 @@ from ..network.options import check_locale, check_timezone
 from .relaunching import devices, relaunch_for, set_device
 from ..language.registry import Arg, Flag, command
 from ..base.result import Outcome
+
+if TYPE_CHECKING:
+    from ..language.parser import Invocation
+    from ..session.context import Context
 
 SURVIVES = "It survives a handoff and a browser relaunch."
 
@@ -24,7 +28,7 @@ SURVIVES = "It survives a handoff and a browser relaunch."
          details=("A running browser cannot become a touch or mobile one: the browser is "
                   "relaunched with the device, keeping tabs, cookies and storage. " + SURVIVES),
          examples=('device "iPhone 13"', "device list", "device off"))
-async def device(ctx, a) -> Outcome:
+async def device(ctx: Context, a: Invocation) -> Outcome:
     name = a.name.strip().strip("\"'")
     if name.lower() == "list":
         names = sorted(devices(ctx.session))
@@ -47,7 +51,7 @@ def _number(word: str, what: str, low: float, high: float) -> float:
          flags=(Flag("--accuracy", help="metres (default 10)", value="M"),),
          details="navigator.geolocation answers with it. " + SURVIVES,
          examples=("geo 48.8584 2.2945", "geo 51.5 -0.12 --accuracy 50", "geo off"))
-async def geo(ctx, a) -> Outcome:
+async def geo(ctx: Context, a: Invocation) -> Outcome:
     state = ctx.session.network
     if a.lat.lower() == "off":
         if a.lon is not None:
@@ -69,7 +73,7 @@ async def geo(ctx, a) -> Outcome:
 @command("offline", "emulation", "Take the browser offline (requests fail) or back online.",
          args=(Arg("state", "on or off", choices=("on", "off")),),
          details=SURVIVES, examples=("offline on", "offline off"))
-async def offline(ctx, a) -> Outcome:
+async def offline(ctx: Context, a: Invocation) -> Outcome:
     state = ctx.session.network
     state.offline = a.state == "on"
     await ctx.session.browser_context().set_offline(state.offline)
@@ -85,7 +89,7 @@ async def offline(ctx, a) -> Outcome:
          details="matchMedia and CSS media queries see it. With no flag: both back to the "
                  "browser's own. " + SURVIVES,
          examples=("media --color-scheme dark", "media --reduced-motion reduce", "media"))
-async def media(ctx, a) -> Outcome:
+async def media(ctx: Context, a: Invocation) -> Outcome:
     state = ctx.session.network
     scheme = _choice(a.color_scheme, "--color-scheme", ("light", "dark", "no-preference"))
     motion = _choice(a.reduced_motion, "--reduced-motion", ("reduce", "no-preference"))
@@ -111,7 +115,7 @@ def _choice(value: str | None, flag: str, choices: tuple[str, ...]) -> str | Non
     return value.lower()
 
 
-async def _page_setting(ctx, key: str, value: str | None) -> Outcome:
+async def _page_setting(ctx: Context, key: str, value: str | None) -> Outcome:
     state = ctx.session.network
     before = getattr(state, key)
     setattr(state, key, value)
@@ -128,7 +132,7 @@ async def _page_setting(ctx, key: str, value: str | None) -> Outcome:
          args=(Arg("id", "an IANA timezone such as Europe/Paris, or off"),),
          details="Date and Intl see it. " + SURVIVES,
          examples=("timezone Asia/Tokyo", "timezone off"))
-async def timezone(ctx, a) -> Outcome:
+async def timezone(ctx: Context, a: Invocation) -> Outcome:
     if a.id.lower() == "off":
         return await _page_setting(ctx, "timezone", None)
     return await _page_setting(ctx, "timezone", valid_timezone(a.id))
@@ -152,7 +156,7 @@ def valid_locale(tag: str) -> str:
          args=(Arg("tag", "a language tag such as de-DE, or off"),),
          details="Intl formats numbers and dates with it. " + SURVIVES,
          examples=("locale de-DE", "locale off"))
-async def locale(ctx, a) -> Outcome:
+async def locale(ctx: Context, a: Invocation) -> Outcome:
     return await _page_setting(ctx, "locale",
                                None if a.tag.lower() == "off" else valid_locale(a.tag))
 
@@ -164,7 +168,7 @@ async def locale(ctx, a) -> Outcome:
          details="Values are masked in recordings and listings. " + SURVIVES,
          examples=('headers set X-Test-Run "nightly"', "headers clear"),
          masked_args=("value",))
-async def headers(ctx, a) -> Outcome:
+async def headers(ctx: Context, a: Invocation) -> Outcome:
     state = ctx.session.network
     if a.action == "clear":
         if a.name or a.value:
@@ -192,7 +196,7 @@ async def headers(ctx, a) -> Outcome:
                   + SURVIVES),
          examples=("credentials admin $ADMIN_PASSWORD", "credentials clear"),
          masked_args=("password",), secret_args=("password",))
-async def credentials(ctx, a) -> Outcome:
+async def credentials(ctx: Context, a: Invocation) -> Outcome:
     session = ctx.session
     if a.user.lower() == "clear" and a.password is None:
         session.network.credentials = None
@@ -216,7 +220,7 @@ async def credentials(ctx, a) -> Outcome:
                    variadic=True)),
          details=SURVIVES,
          examples=("permissions grant notifications clipboard-read", "permissions clear"))
-async def permissions(ctx, a) -> Outcome:
+async def permissions(ctx: Context, a: Invocation) -> Outcome:
     state = ctx.session.network
     names: list[Any] = list(a.names or [])
     if a.action == "clear":

@@ -3,11 +3,17 @@ Playwright's expect does; a failed expectation is a failed command."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..expect.check import check
 from ..expect.model import STATES, expectation_of
 from ..expect.propose import proposals
 from ..language.registry import INT, TARGET, Arg, Flag, command
 from ..base.result import Outcome
+
+if TYPE_CHECKING:
+    from ..language.parser import Invocation
+    from ..session.context import Context
 
 
 @command("expect", "expect",
@@ -39,7 +45,7 @@ from ..base.result import Outcome
                    "expect count 'tr.row' 3", "expect @e5 hidden --timeout 10000",
                    "expect @e9 checked --not"),
          read_only=True, asserts=True, waits_for=("timeout",), tool="browser_expect")
-async def expect(ctx, a) -> Outcome:
+async def expect(ctx: Context, a: Invocation) -> Outcome:
     return await check(ctx, expectation_of(a.params))
 
 
@@ -53,6 +59,6 @@ async def expect(ctx, a) -> Outcome:
                  "recorded, replayed and exported. In the TUI, `a` on a ref's row offers "
                  "them to pick from.",
          examples=("expectations @e3", "expectations '#status'"), read_only=True)
-async def expectations(ctx, a) -> Outcome:
+async def expectations(ctx: Context, a: Invocation) -> Outcome:
     lines = await proposals(ctx, a.target)
     return Outcome("\n".join([*lines, *ctx.notes]), {"proposals": lines})

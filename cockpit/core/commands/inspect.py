@@ -6,9 +6,10 @@ import datetime
 import json
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 from ..base.errors import UsageError
 from ..base.paths import base, given_path
@@ -16,6 +17,13 @@ from ..language.registry import FILE, INT, TARGET, Arg, Flag, command
 from ..base.result import Outcome
 from ..page.translate import js_error
 from ..network.requests import mask_url
+
+
+if TYPE_CHECKING:
+    from ..session.context import Context
+    from ..language.parser import Invocation
+
+Item = TypeVar("Item")
 
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
 DEFAULT_CSS = ("display", "visibility", "opacity", "position", "z-index", "width", "height",
@@ -46,7 +54,7 @@ def jsonable(value: Any, _seen: frozenset[int] = frozenset()) -> Any:
     return str(value)  # whatever else a newer Playwright hands back: its text
 
 
-def show_value(value) -> str:
+def show_value(value: Any) -> str:  # what page JavaScript gave back
     if value is None:
         return "undefined"
     if isinstance(value, str):
@@ -54,7 +62,7 @@ def show_value(value) -> str:
     return json.dumps(value, ensure_ascii=False, indent=None)
 
 
-async def evaluate_code(page, code: str) -> Outcome:
+async def evaluate_code(page: Page, code: str) -> Outcome:
     """Evaluate code as the page would (statements give their last value); code with
     `await` as an async expression; code with a top-level `return` as a function body.
     The first attempt is called directly: Playwright records the caller's stack on every
@@ -77,7 +85,7 @@ async def evaluate_code(page, code: str) -> Outcome:
     return Outcome(show_value(value), {"value": value})
 
 
-async def _navigated(page, before: str) -> Outcome:
+async def _navigated(page: Page, before: str) -> Outcome:
     """The code made the page load another document, which took its value with it."""
     try:  # the old document is gone; the new one's URL event follows shortly
         if page.url == before:
@@ -99,7 +107,7 @@ async def _navigated(page, before: str) -> Outcome:
                  "what it changed.",
          examples=("js document.title", "js document.querySelectorAll('a').length",
                    "js await fetch('/api/messages').then(r => r.json())"))
-async def js(ctx, a) -> Outcome:
+async def js(ctx: Context, a: Invocation) -> Outcome:
     return await evaluate_code(ctx.page, a.code)
 
 
@@ -107,7 +115,7 @@ async def js(ctx, a) -> Outcome:
          args=(Arg("file", "path to a .js file (an expression or statements with return)",
                    kind=FILE),),
          examples=("eval scripts/collect.js",))
-async def eval_(ctx, a) -> Outcome:
+async def eval_(ctx: Context, a: Invocation) -> Outcome:
     path = given_path(a.file)
     if not path.is_file():
         raise UsageError(f"no such file: {path} (paths are relative to {base()})")
@@ -122,7 +130,7 @@ async def eval_(ctx, a) -> Outcome:
 
 
 @command("attrs", "inspect", "Print an element's HTML attributes.", args=(T,), read_only=True)
-async def attrs(ctx, a) -> Outcome:
+async def attrs(ctx: Context, a: Invocation) -> Outcome:
     locator = await ctx.one(a.target)
     found = await locator.evaluate(
         "el => Object.fromEntries([...el.attributes].map(x => [x.name, x.value]))")
@@ -134,7 +142,7 @@ async def attrs(ctx, a) -> Outcome:
          args=(T, Arg("properties", "CSS properties, e.g. color display", variadic=True,
                       optional=True)),
          examples=("css @e3", "css @e3 color z-index"), read_only=True)
-async def css(ctx, a) -> Outcome:
+async def css(ctx: Context, a: Invocation) -> Outcome:
     locator = await ctx.one(a.target)
     props = a.properties or list(DEFAULT_CSS)
     found = await locator.evaluate(
@@ -146,7 +154,7 @@ async def css(ctx, a) -> Outcome:
 @command("is", "inspect", "Say whether an element is visible, enabled or checked (true or false).",
          args=(Arg("state", "what to ask", choices=("visible", "enabled", "checked")), T),
          examples=("is visible @e4", "is checked '#terms'"), read_only=True)
-async def is_(ctx, a) -> Outcome:
+async def is_(ctx: Context, a: Invocation) -> Outcome:
     locator = await ctx.locate(a.target)
     if a.state == "visible":
         count = await locator.count()
@@ -167,13 +175,13 @@ async def is_(ctx, a) -> Outcome:
 @command("count", "inspect", "Count the elements a selector matches.",
          args=(Arg("selector", "a CSS selector", kind=TARGET),), examples=("count 'tr.row'",),
          read_only=True)
-async def count(ctx, a) -> Outcome:
+async def count(ctx: Context, a: Invocation) -> Outcome:
     locator = await ctx.locate(a.selector)
     n = await locator.count()
     return Outcome(str(n), {"count": n})
 
 
-def _last(items: list, n: int | None) -> list:
+def _last(items: list[Item], n: int | None) -> list[Item]:
     return items[-n:] if n else items
 
 
@@ -182,7 +190,7 @@ def _last(items: list, n: int | None) -> list:
                 Flag("--last", "-n", "only the last N", value="N", kind=INT),
                 Flag("--clear", help="empty the buffer after showing it")),
          modal_safe=True, read_only=True)
-async def console(ctx, a) -> Outcome:
+async def console(ctx: Context, a: Invocation) -> Outcome:
     buf = ctx.session.buffers.console
     rows = [e for e in buf if not a.errors or e.level in ("error", "pageerror")]
     rows = _last(rows, a.last)
@@ -202,7 +210,7 @@ async def console(ctx, a) -> Outcome:
                 Flag("--last", "-n", "only the last N", value="N", kind=INT),
                 Flag("--clear", help="empty the buffer after showing it")),
          aliases=("requests",), modal_safe=True, read_only=True)
-async def network(ctx, a) -> Outcome:
+async def network(ctx: Context, a: Invocation) -> Outcome:
     buf = ctx.session.buffers.network
     rows = [e for e in buf
             if (not a.failed or e.failure or (e.status or 0) >= 400)
@@ -222,7 +230,7 @@ async def network(ctx, a) -> Outcome:
 
 @command("dialogs", "inspect", "Show the dialogs (alert, confirm, prompt) pages have opened.",
          modal_safe=True, read_only=True)
-async def dialogs(ctx, a) -> Outcome:
+async def dialogs(ctx: Context, a: Invocation) -> Outcome:
     rows = list(ctx.session.buffers.dialogs)
     lines = [f"{d.type} \"{d.message}\" -> {d.answer or 'OPEN'}  (tab {d.tab})" for d in rows]
     return Outcome("\n".join(lines) or "(no dialogs)", {"dialogs": [d.to_json() for d in rows]})
@@ -244,7 +252,7 @@ PERF_JS = """() => {
 
 
 @command("perf", "inspect", "Show the page's load timings and size.", read_only=True)
-async def perf(ctx, a) -> Outcome:
+async def perf(ctx: Context, a: Invocation) -> Outcome:
     found = await ctx.page.evaluate(PERF_JS)
     if found:
         found = {k: v for k, v in found.items() if v is not None}

@@ -26,7 +26,7 @@ T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
          examples=("click @e6", "click 'button[type=submit]'"), tool="browser_click")
 async def click(ctx, a) -> Outcome:
     mods = a.modifiers.split("+") if a.modifiers else None
-    button = "right" if a.right else "left"
+    button: quick_click.Button = "right" if a.right else "left"
     tab = ctx.needs_tab()
     selector = None if mods else ref_selector(tab, a.target)
     quick = None

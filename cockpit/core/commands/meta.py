@@ -8,6 +8,12 @@ from ..language.registry import COMMAND, Arg, command
 from ..base.result import Outcome
 from ..language.parser import split_chain
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..session.context import Context
+    from ..language.parser import Invocation
+
 
 @command("chain", "meta", "Run several commands in a row; stop at the first that fails.",
          args=(Arg("commands", "quoted command lines, or commands separated by ' ; '",
@@ -16,7 +22,7 @@ from ..language.parser import split_chain
                  "every step's result.",
          examples=('chain "goto localhost:8000" "snapshot -i"',
                    "chain fill @e4 jane@example.com ; fill @e5 secret ; click @e6"))
-async def chain(ctx, a) -> Outcome:
+async def chain(ctx: Context, a: Invocation) -> Outcome:
     from ..session.execute import execute
     from ..language.parser import parse
     lines = split_chain(a.commands)
@@ -39,7 +45,7 @@ async def chain(ctx, a) -> Outcome:
          args=(Arg("name", "a command", kind=COMMAND, optional=True),),
          aliases=("?",), examples=("help", "help snapshot"),
          modal_safe=True, needs_tab=False, read_only=True)
-async def help_(ctx, a) -> Outcome:
+async def help_(ctx: Context, a: Invocation) -> Outcome:
     registry = ctx.session.registry
     if a.name is None:
         return Outcome(registry.overview(), registry.describe())
@@ -53,7 +59,7 @@ async def help_(ctx, a) -> Outcome:
 @command("status", "meta", "Show the session: browser, tabs, modal state, counters.",
          modal_safe=True, needs_tab=False, never_held=True, read_only=True,
          bypasses_queue=True)
-async def status(ctx, a) -> Outcome:
+async def status(ctx: Context, a: Invocation) -> Outcome:
     s = ctx.session.status()
     if ctx.session.context is None:
         return Outcome(f"session {s['session']}: the browser is not running", s)

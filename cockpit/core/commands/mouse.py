@@ -8,17 +8,22 @@ place on it, and export writes `page.mouse.*` at the element's box."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..base.errors import CommandError, UsageError
 from ..live.input import element_at, moved, position
 from ..language.registry import TARGET, Arg, Flag, command
 from ..base.result import Outcome
 
+if TYPE_CHECKING:
+    from ..language.parser import Invocation
+    from ..session.context import Context
+
 ACTIONS = ("move", "down", "up", "click", "wheel", "drag")
 # how many numbers each action takes, and what they are called in its usage
 NUMBERS = {"move": ("X", "Y"), "down": (), "up": (), "click": ("X", "Y"),
            "wheel": ("DX", "DY"), "drag": ("X1", "Y1", "X2", "Y2")}
+Button = Literal["left", "right", "middle"]
 BUTTONS = ("left", "right", "middle")
 DRAG_STEPS = 10  # pointermove events on the way: sliders follow the motion, not a jump
 
@@ -68,12 +73,13 @@ def _said(n: float) -> str:
          examples=("mouse click 120 340", "mouse drag 40 300 360 300",
                    "mouse wheel 0 400", "mouse click 200 90 --count 2",
                    "mouse down --button right"))
-async def mouse(ctx, a) -> Outcome:
+async def mouse(ctx: Context, a: Invocation) -> Outcome:
     action = a.action
     values = _numbers(action, list(a.numbers or []))
-    button = (a.button or "left").lower()
-    if button not in BUTTONS:
+    given = (a.button or "left").lower()
+    if given not in BUTTONS:
         raise UsageError(f"mouse: --button is left, right or middle, got '{a.button}'")
+    button = cast(Button, given)  # checked just above
     if a.count is not None and (action != "click" or a.count < 1):
         raise UsageError("mouse: --count goes with `mouse click` and is 1 or more")
     if a.steps is not None and (action != "drag" or a.steps < 1):
@@ -116,7 +122,7 @@ async def mouse(ctx, a) -> Outcome:
                    {"points": [{"x": x, "y": y} for x, y in points], "under": under})
 
 
-async def _from_element(ctx, target: str, values: list[float]) -> list[float]:
+async def _from_element(ctx: Context, target: str, values: list[float]) -> list[float]:
     """`--in TARGET`: the numbers as offsets from the element's top-left corner, made
     viewport coordinates by where the element is now."""
     box = await ctx.on(target, lambda loc: loc.bounding_box(timeout=ctx.timeout))
@@ -158,7 +164,7 @@ def _line(action: str, points: list[tuple[float, float]], values: list[float], b
                  "(a handoff, F10), the mouse and keys on the picture act on the page as "
                  "`mouse` and `press` commands. Outside the TUI it says who watches.",
          examples=("live", "live on"), read_only=True, needs_tab=False, never_held=True)
-async def live(ctx, a) -> Outcome:
+async def live(ctx: Context, a: Invocation) -> Outcome:
     view = ctx.session.live_view
     how = f" ({view.source})" if view.source else ""
     watching = f"{view.watchers} view{'' if view.watchers == 1 else 's'} watch the page" \

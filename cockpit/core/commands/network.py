@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..base.errors import CommandError, UsageError
 from ..network.har import HarRecorder
 from ..network.requests import as_text, detail
@@ -9,6 +11,10 @@ from ..network.routes import RouteRule, header_pairs, matcher
 from ..base.paths import given_path
 from ..language.registry import FILE, INT, Arg, Flag, command
 from ..base.result import Outcome
+
+if TYPE_CHECKING:
+    from ..language.parser import Invocation
+    from ..session.context import Context
 
 PATTERN_HELP = ("Playwright's URL glob (`**/api/*`: `**` any characters, `*` any but `/`) "
                 "or a /regular expression/")
@@ -37,7 +43,7 @@ PATTERN_HELP = ("Playwright's URL glob (`**/api/*`: `**` any characters, `*` any
                    "route **/*.png --abort", "route /\\/api\\/.*/ --status 500 --times 1",
                    "route **/api/slow --delay 3000"),
          tool="browser_route")
-async def route(ctx, a) -> Outcome:
+async def route(ctx: Context, a: Invocation) -> Outcome:
     rule = RouteRule(a.pattern, status=a.status, body=a.body,
                      file=str(given_path(a.file)) if a.file else None,
                      headers=header_pairs(a.header), content_type=a.content_type,
@@ -52,7 +58,7 @@ async def route(ctx, a) -> Outcome:
          args=(Arg("pattern", "the pattern as `route` was given it (default: every route)",
                    optional=True),),
          examples=("unroute **/api/users", "unroute"))
-async def unroute(ctx, a) -> Outcome:
+async def unroute(ctx: Context, a: Invocation) -> Outcome:
     state = ctx.session.network
     gone = [r for r in state.routes if a.pattern in (None, r.pattern)]
     if not gone:
@@ -69,7 +75,7 @@ async def unroute(ctx, a) -> Outcome:
 
 @command("routes", "network", "List the routes and how many requests each answered.",
          read_only=True, modal_safe=True, needs_tab=False)
-async def routes(ctx, a) -> Outcome:
+async def routes(ctx: Context, a: Invocation) -> Outcome:
     state = ctx.session.network
     lines = [f"{n}. {r.describe()}" for n, r in enumerate(state.routes, 1)]
     if state.har_replay:
@@ -87,7 +93,7 @@ async def routes(ctx, a) -> Outcome:
                   "form fields show as ***; bearer tokens and JWTs in bodies are masked."),
          examples=("request 12",), read_only=True, modal_safe=True, needs_tab=False,
          tool="browser_network_request")
-async def request(ctx, a) -> Outcome:
+async def request(ctx: Context, a: Invocation) -> Outcome:
     entry = next((e for e in ctx.session.buffers.network if e.id == a.n), None)
     if entry is None:
         raise CommandError(f"there is no request #{a.n} (the list keeps the last 1000): "
@@ -107,7 +113,7 @@ async def request(ctx, a) -> Outcome:
                   "Authorization headers are written as ***."),
          examples=("har start site.har", "har start api.har --url-filter **/api/**",
                    "har stop"))
-async def har(ctx, a) -> Outcome:
+async def har(ctx: Context, a: Invocation) -> Outcome:
     state = ctx.session.network
     if a.action == "start":
         if not a.file:

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import time
 
 from ..base.errors import CommandError, UsageError
 from ..language.registry import Arg, command
 from ..base.result import Outcome
 
+if TYPE_CHECKING:
+    from ..language.parser import Invocation
+    from ..session.context import Context
+
 ANSWERING_SOURCES = ("human",)  # who may approve or deny: a person, never an agent
 
 
-def _answer(ctx, ok: bool, reason: str) -> Outcome:
+def _answer(ctx: Context, ok: bool, reason: str) -> Outcome:
     if ctx.source not in ANSWERING_SOURCES:
         # an agent that could approve itself would make the confirmation worthless
         raise UsageError(f"only a person can {'approve' if ok else 'deny'} a command: this "
@@ -40,7 +46,7 @@ def _answer(ctx, ok: bool, reason: str) -> Outcome:
          examples=("approve",),
          modal_safe=True, needs_tab=False, never_held=True, needs_person=True,
          bypasses_queue=True)
-async def approve(ctx, a) -> Outcome:
+async def approve(ctx: Context, a: Invocation) -> Outcome:
     return _answer(ctx, True, "")
 
 
@@ -52,5 +58,5 @@ async def approve(ctx, a) -> Outcome:
          examples=("deny", 'deny "do not delete anything"'),
          modal_safe=True, needs_tab=False, never_held=True, needs_person=True,
          bypasses_queue=True)
-async def deny(ctx, a) -> Outcome:
+async def deny(ctx: Context, a: Invocation) -> Outcome:
     return _answer(ctx, False, " ".join(a.reason or []))

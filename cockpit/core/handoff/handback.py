@@ -15,6 +15,7 @@ from ..page.render import View, render
 from ..model.snapshot import Snapshot
 
 if TYPE_CHECKING:
+    from playwright.async_api import Cookie
     from ..browser.relaunch import BrowserState
     from ..page.tab import Tab
     from .host import HandoffHost
@@ -94,10 +95,11 @@ def report(handoff: HandedBack, tab: Tab, after: Snapshot | None, state: Browser
     return note
 
 
-def _cookie_changes(before: list, after: list) -> tuple[list[str], list[str], list[str]]:
+def _cookie_changes(before: list[Cookie], after: list[Cookie]
+                    ) -> tuple[list[str], list[str], list[str]]:
     """The names of the cookies that came, changed value (a sign-in renews its session
     cookie) and went; each cookie is known by name, domain and path."""
-    def keyed(cookies: list) -> dict[tuple[str, str, str], str]:
+    def keyed(cookies: list[Cookie]) -> dict[tuple[str, str, str], str]:
         return {(c["name"], c.get("domain", ""), c.get("path", "")): c.get("value", "")
                 for c in cookies}
     old, new = keyed(before), keyed(after)

@@ -24,7 +24,10 @@ from ..base.result import Outcome, Result
 from ..model.snapshot import Snapshot
 
 if TYPE_CHECKING:
+    from collections.abc import Coroutine
+
     from ..language.command import Command
+    from ..model.snapshot import Node
     from .host import HandoffHost
     from ..page.tab import Tab
 
@@ -46,7 +49,7 @@ class Handoff:
         self.mode = ""  # "window" (relaunched headed), "headed" (was already), "terminal"
         self.since = 0.0
         self.need: Need | None = None  # what the last checked page needs, if anything
-        self._looked: tuple[Tab, list] | None = None  # (tab, snapshot roots) `need` is of
+        self._looked: tuple[Tab, list[Node]] | None = None  # (tab, snapshot roots) `need` is of
         self.need_at_handoff: Need | None = None
         self.auto_handoff = False
         self.auto_resume = False
@@ -65,8 +68,8 @@ class Handoff:
         self.human_commands: list[str] = []
         self._not_carried: list[str] = []  # what the window's tabs lack, said at handoff
         self._streak: dict[str, int] = {}
-        self._poller: asyncio.Task | None = None
-        self._background: set[asyncio.Task] = set()
+        self._poller: asyncio.Task[Any] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
 
     def status(self) -> dict[str, Any]:
         return {"human_has_control": self.active, "reason": self.reason or None,
@@ -330,7 +333,7 @@ class Handoff:
         return (self._looked is not None and self._looked[0] is tab
                 and self._looked[1] is snapshot.roots)
 
-    def _later(self, coro) -> None:
+    def _later(self, coro: Coroutine[Any, Any, object]) -> None:
         task = asyncio.ensure_future(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)

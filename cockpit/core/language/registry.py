@@ -7,7 +7,10 @@ all come from these declarations, so adding a command is one `@command(...)` and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+if TYPE_CHECKING:
+    from ..base.result import Outcome
 
 # Argument kinds: they drive parsing (int), completion (target, choice) and docs.
 TEXT, INT, TARGET, URL, FILE, KEY, CHOICE, COMMAND = (
@@ -71,7 +74,7 @@ class Flag:
         return f"{usage}..." if self.repeat else usage
 
 
-Handler = Callable[..., Awaitable[Any]]
+Handler = Callable[..., Awaitable["Outcome"]]  # (Context, Invocation) -> Outcome
 
 
 @dataclass(frozen=True)

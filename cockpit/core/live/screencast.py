@@ -69,7 +69,7 @@ class LiveView:
         self.max_width, self.max_height, self.quality = max_width, max_height, quality
         self.poll_s = poll_s
         self._listeners: list[Listener] = []
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[Any] | None = None
         self._wake = asyncio.Event()
         self._unsubscribe_bus: Callable[[], None] | None = None
         self.latest: Frame | None = None
@@ -182,7 +182,7 @@ class _Screencast(_Stream):
     def __init__(self, page: Any, view: LiveView) -> None:
         super().__init__(page, view)
         self.cdp: Any = None
-        self.acks: set[asyncio.Task] = set()
+        self.acks: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
         self.cdp = await self.page.context.new_cdp_session(self.page)
@@ -211,7 +211,7 @@ class _Screencast(_Stream):
                                  float(meta.get("deviceHeight") or height),
                                  received, "screencast"))
 
-    def _acked(self, task: asyncio.Task) -> None:
+    def _acked(self, task: asyncio.Task[Any]) -> None:
         self.acks.discard(task)
         if not task.cancelled() and task.exception() is not None:  # the page closed
             log.debug("a screencast frame was not acked: %s", task.exception())
@@ -232,7 +232,7 @@ class _Screenshots(_Stream):
 
     def __init__(self, page: Any, view: LiveView) -> None:
         super().__init__(page, view)
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[Any] | None = None
 
     async def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._poll())

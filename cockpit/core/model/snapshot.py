@@ -14,7 +14,7 @@ import json
 import re
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 INTERACTIVE_ROLES = frozenset({
     "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox",
@@ -175,7 +175,8 @@ def scalar(text: str) -> str:
 def _unquote(text: str) -> str:
     if len(text) >= 2 and text[0] == '"' and text[-1] == '"':
         try:
-            return json.loads(text)
+            unquoted: str = json.loads(text)
+            return unquoted
         except ValueError:
             return text[1:-1]
     if len(text) >= 2 and text[0] == "'" and text[-1] == "'":
@@ -304,7 +305,7 @@ class Snapshot:
 
     @classmethod
     def from_text(cls, text: str, names: Callable[[str], str] | None = None,
-                  **info) -> Snapshot:
+                  **info: Any) -> Snapshot:
         refs: dict[str, Node] = {}
         return cls(parse(text, refs, names), raw=text, refs=refs, **info)
 
@@ -333,8 +334,8 @@ class Snapshot:
         name = node.label or node.name
         return f"@{ref} ({node.role}{' ' + json.dumps(name) if name else ''})"
 
-    def patched(self, swaps: list, *, url: str, title: str
-                ) -> tuple[Snapshot, dict[str, Node], dict[str, Node]]:
+    def patched(self, swaps: list[tuple[Node, list[Node], dict[str, Node], bool]], *,
+                url: str, title: str) -> tuple[Snapshot, dict[str, Node], dict[str, Node]]:
         """A snapshot with parts replaced by fresh snapshots of them, and the refs of the
         old and of the new parts (in document order, for diffing just those).
 
@@ -346,6 +347,7 @@ class Snapshot:
         insert: dict[str, dict[str, Node]] = {}
         dropped: set[str] = set()
         for old, new_roots, new_refs, frame in swaps:
+            assert old.ref is not None  # swaps are placed by ref
             if frame:
                 new = replace(old, children=new_roots)
                 for child in new_roots:
@@ -356,7 +358,6 @@ class Snapshot:
                 new.parent = old.parent
             siblings = old.parent.children if old.parent is not None else roots
             siblings[next(i for i, s in enumerate(siblings) if s is old)] = new
-            assert old.ref is not None  # swaps are placed by ref
             insert[old.ref] = refs
             dropped.update(n.ref for n in old.walk() if n.ref)
         refs_now: dict[str, Node] = {}

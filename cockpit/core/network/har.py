@@ -59,7 +59,7 @@ class HarRecorder:
         self._filter = url_filter(pattern)
         self.entries: list[dict[str, Any]] = []
         self.skipped = 0  # past MAX_ENTRIES
-        self._pending: set[asyncio.Task] = set()
+        self._pending: set[asyncio.Task[Any]] = set()
         self._contexts: list[Any] = []
 
     def describe(self) -> str:

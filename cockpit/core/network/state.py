@@ -43,7 +43,7 @@ class NetworkState:
     proxy: str | None = None
     recorder: Any = None  # har.HarRecorder while `har start` records
     engine: str = "chromium"
-    _cdp: weakref.WeakKeyDictionary = field(default_factory=weakref.WeakKeyDictionary)
+    _cdp: weakref.WeakKeyDictionary[Any, Any] = field(default_factory=weakref.WeakKeyDictionary)
 
     # --- what a new context is launched with ----------------------------------------
     def launch_options(self) -> dict[str, Any]:

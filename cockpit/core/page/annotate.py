@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from ..model.snapshot import Node
 
 from ..model.snapshot import Snapshot
 
@@ -27,13 +32,13 @@ ANNOTATE_JS = """(boxes) => {
 REMOVE_JS = "() => document.getElementById('__cockpit_annotations')?.remove()"
 
 
-async def ref_boxes(page, names: Callable[[str], str]) -> list[dict]:
+async def ref_boxes(page: Page, names: Callable[[str], str]) -> list[dict[str, Any]]:
     """Boxes of the interactive refs, from Playwright's own snapshot with boxes, labelled
     with the tab's names for them (`names`: Tab.names)."""
     text = await page.aria_snapshot(mode="ai", boxes=True)
-    boxes: list[dict] = []
+    boxes: list[dict[str, Any]] = []
 
-    def visit(nodes, dx: float, dy: float) -> None:
+    def visit(nodes: list[Node], dx: float, dy: float) -> None:
         for node in nodes:
             box = node.attr("box")
             x = y = w = h = 0.0
@@ -50,7 +55,7 @@ async def ref_boxes(page, names: Callable[[str], str]) -> list[dict]:
     return boxes
 
 
-async def draw_ref_labels(page, names: Callable[[str], str]) -> list[dict]:
+async def draw_ref_labels(page: Page, names: Callable[[str], str]) -> list[dict[str, Any]]:
     """Draw the labels; returns the boxes drawn. Remove them with `remove_ref_labels`."""
     boxes = await ref_boxes(page, names)
     # The boxes snapshot replaced Playwright's ref map; a plain one restores it (refs are
@@ -60,5 +65,5 @@ async def draw_ref_labels(page, names: Callable[[str], str]) -> list[dict]:
     return boxes
 
 
-async def remove_ref_labels(page) -> None:
+async def remove_ref_labels(page: Page) -> None:
     await page.evaluate(REMOVE_JS)

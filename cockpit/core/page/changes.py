@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame, Page, Playwright
 
 from . import hidden
 from ..settle.changes_js import QUERY_JS
@@ -50,15 +51,15 @@ CLIMBS = 4  # parents tried when a region's snapshot cannot be placed in the tab
 _FRAME_PREFIX = re.compile(r"^(f\d+)e\d+$")
 
 
-async def register_ref_engine(playwright) -> None:
+async def register_ref_engine(playwright: Playwright) -> None:
     """Make `cockpit-ref=eN` known to every browser context of this Playwright."""
     await playwright.selectors.register(REF_ENGINE, REF_ENGINE_JS, content_script=True)
 
 
-Unread = list[tuple[Any, list[str]]]  # frames, and the stylesheets they could not read
+Unread = list[tuple[Frame, list[str]]]  # frames, and the stylesheets they could not read
 
 
-async def mark(page) -> tuple[str, Unread]:
+async def mark(page: Page) -> tuple[str, Unread]:
     """Every document of the page starts over (a full snapshot follows at once); returns
     the main frame's document token, and the stylesheets each frame could not read (for
     `read_stylesheets`). Frames that cannot answer are skipped: a frame mid-navigation
@@ -74,7 +75,7 @@ async def mark(page) -> tuple[str, Unread]:
     return str(results[0]["doc"]), unread
 
 
-async def read_stylesheets(page, unread: Unread, sheets: StylesheetRules) -> None:
+async def read_stylesheets(page: Page, unread: Unread, sheets: StylesheetRules) -> None:
     """Hand each frame the rules of the stylesheets it could not read (another origin's:
     selectors and property names only), so that its next query can answer with regions
     instead of asking for a full look."""
@@ -104,7 +105,7 @@ class Unplaceable(Exception):
 
 
 async def update(tab: Tracked, before: Snapshot, learn: Callable[[str], None],
-                 answered: list[dict] | None = None,
+                 answered: list[dict[str, Any]] | None = None,
                  final: bool = False) -> tuple[Snapshot, Diff] | None:
     """The tab's snapshot brought up to date from what changed since it was taken, and
     the diff; None when only a full snapshot will do (the caller takes it).
@@ -116,7 +117,8 @@ async def update(tab: Tracked, before: Snapshot, learn: Callable[[str], None],
     main = page.main_frame
     frames = [main, *(f for f in page.frames if f is not main)]
     asked = frames[1:] if answered and final else frames
-    states: list = await asyncio.gather(*(f.evaluate(QUERY_JS, False) for f in asked),
+    # each frame's answer (QUERY_JS's JSON), or the exception it raised
+    states: list[Any] = await asyncio.gather(*(f.evaluate(QUERY_JS, False) for f in asked),
                                         return_exceptions=True)
     if asked is not frames:
         states.insert(0, None)
@@ -166,7 +168,7 @@ async def update(tab: Tracked, before: Snapshot, learn: Callable[[str], None],
     return after, diff(Snapshot([], url=before.url, doc=before.doc, refs=old_part), new)
 
 
-def _joined(answers: list) -> Any:
+def _joined(answers: list[Any]) -> Any:
     """The main frame's answers to successive queries as one: each started the tracker
     over, so together they hold every change since the snapshot. An answer that failed
     (or a document that changed in between) makes the whole a failure: a full look."""
@@ -189,7 +191,7 @@ def _joined(answers: list) -> Any:
 Swap = tuple[Node, list[Node], dict[str, Node], bool]  # old node, new roots, refs, frame?
 
 
-async def _main_regions(frame, before: Snapshot, regions: list, names: RefNames
+async def _main_regions(frame: Frame, before: Snapshot, regions: list[list[Any]], names: RefNames
                         ) -> list[Swap]:
     """Snapshot each changed region of the main document, climbing to a parent when its
     root is not an element of the tab's snapshot (it was hidden, or renamed: new ref)."""
@@ -212,7 +214,7 @@ async def _main_regions(frame, before: Snapshot, regions: list, names: RefNames
     return _outermost(swaps)
 
 
-async def _frame_regions(frames: list, before: Snapshot, swaps: list[Swap],
+async def _frame_regions(frames: list[Frame], before: Snapshot, swaps: list[Swap],
                          names: RefNames) -> list[Swap]:
     """A changed child frame is snapshotted whole and put under its iframe's node."""
     out: list[Swap] = []

@@ -26,6 +26,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 from .ref_engine import REF_ENGINE
 from ..model.snapshot import NAME_FROM_CONTENT, Node, Snapshot
@@ -259,7 +260,7 @@ HIDDEN_JS = """e => !!e.closest('[aria-hidden=true], [inert]')
 LOOKUP_MS = 1000
 
 
-async def still_behind(page, roots: list[Node], lost: list[Node]) -> set[str]:
+async def still_behind(page: Page, roots: list[Node], lost: list[Node]) -> set[str]:
     """Which of the `lost` nodes (what a diff lost; `roots`: the outermost of them) are
     still in the main document, under a root hidden by an aria-hidden or inert part or
     made unclickable under a modal: their refs (the tab's)."""
@@ -287,7 +288,7 @@ def _up(node: Node) -> list[Node]:
     return out
 
 
-async def _still_there(page, nodes: list[Node]) -> list[Node]:
+async def _still_there(page: Page, nodes: list[Node]) -> list[Node]:
     """Those nodes whose elements are still in the main document: counted by halves
     (what went away is mostly one stretch of the document: a few round trips)."""
     if not nodes:
@@ -306,7 +307,7 @@ async def _still_there(page, nodes: list[Node]) -> list[Node]:
     return first + second
 
 
-async def settle_behind(page, before: Snapshot | None, after: Snapshot, d: Diff) -> None:
+async def settle_behind(page: Page, before: Snapshot | None, after: Snapshot, d: Diff) -> None:
     """What a popover's hiding made the diff call removed (or added back when it closed)
     is said as one line, `page hidden behind @e40 dialog` / `page shown again`; the
     elements it hid are kept on the snapshot (`Snapshot.behind`) and, shown again, are
@@ -344,7 +345,7 @@ INERT_JS = """() => [...document.querySelectorAll('[inert]')].filter(e =>
   .reduce((n, e) => n + e.getElementsByTagName('*').length, 0)"""
 
 
-async def _inert(page, before: Snapshot, d: Diff) -> bool:
+async def _inert(page: Page, before: Snapshot, d: Diff) -> bool:
     """Whether a big part of the page is inert now (asked only when a popover came or
     went, else as `before` knew it)."""
     if not any(c.role in POPOVER_ROLES and c.kind in ("added", "removed") for c in d.changes):

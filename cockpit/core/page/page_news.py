@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 if TYPE_CHECKING:
     from ..model.snapshot import Snapshot
@@ -66,7 +67,7 @@ NEWS_JS = r"""
 """
 
 
-async def read(page) -> list[dict[str, Any]]:
+async def read(page: Page) -> list[dict[str, Any]]:
     """The page's visible alerts, messages and field errors (NEWS_JS); [] when it cannot
     say (a page going away)."""
     try:

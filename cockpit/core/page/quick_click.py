@@ -25,13 +25,17 @@ import asyncio
 import logging
 import secrets
 import time
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Literal
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator, Page
 
 from ..settle.settle import Watch, probe
 
 log = logging.getLogger("cockpit.click")
+
+Button = Literal["left", "middle", "right"]  # as Playwright names the mouse's buttons
+Modifier = Literal["Alt", "Control", "ControlOrMeta", "Meta", "Shift"]
 
 QUICK_MS = 250  # an element that is there answers at once; one that is not waits below
 
@@ -122,7 +126,7 @@ RELEASE_JS = "(id) => { const S = window.__cockpitSettle; if (S && S.clicked) S.
 RELEASE_AFTER_S = 0.05  # the probe mostly answers with the mouse, or a frame later
 
 
-async def prime(page) -> None:
+async def prime(page: Page) -> None:
     """Have Playwright build its main-world helper of the page's document now: the first
     `locator.evaluate` in a document builds it (~15 ms on a big page), and that would be
     the first click's. Called in the background after a new document's snapshot, while
@@ -133,7 +137,7 @@ async def prime(page) -> None:
         log.debug("priming the page for a quick click failed: %s", exc)
 
 
-async def click_ref(page, selector: str, doc: str, button: str = "left",
+async def click_ref(page: Page, selector: str, doc: str, button: Button = "left",
                     watch: Watch | None = None) -> bool | None:
     """Click a ref of the last snapshot (`aria-ref=e5`) at once when it is plainly
     clickable there (True). False: the page does not call it plainly clickable (any
@@ -145,7 +149,9 @@ async def click_ref(page, selector: str, doc: str, button: str = "left",
     `locator.evaluate` are four (counting and the document's token, then find, evaluate
     and release the element)."""
     async def point(click_id: str) -> list[float] | None:
-        return await page.eval_on_selector(selector, POINT_JS, [doc, click_id], strict=True)
+        point: list[float] | None = await page.eval_on_selector(
+            selector, POINT_JS, [doc, click_id], strict=True)
+        return point
     try:
         return await _quick(page, point, button, watch)
     except _Unfound as exc:
@@ -153,15 +159,17 @@ async def click_ref(page, selector: str, doc: str, button: str = "left",
         return None
 
 
-async def click(page, locator, *, timeout: float, button: str = "left",
-                modifiers: list[str] | None = None, quick: bool = True,
+async def click(page: Page, locator: Locator, *, timeout: float, button: Button = "left",
+                modifiers: list[Modifier] | None = None, quick: bool = True,
                 watch: Watch | None = None) -> None:
     """Click the element: at once when it is plainly clickable, else Playwright's way."""
     if quick and not modifiers:
         async def point(click_id: str) -> list[float] | None:
             # `evaluate`, not the one-round-trip `evaluate_all`: that one queries in the
             # main world, where Playwright's ref map (`aria-ref=`) is not
-            return await locator.evaluate(POINT_JS, [None, click_id], timeout=QUICK_MS)
+            point: list[float] | None = await locator.evaluate(
+                POINT_JS, [None, click_id], timeout=QUICK_MS)
+            return point
         try:
             if await _quick(page, point, button, watch):
                 return
@@ -174,7 +182,7 @@ class _Unfound(Exception):
     """The element's point could not be asked (see __cause__)."""
 
 
-async def _quick(page, point: Callable[[str], Awaitable[list[float] | None]], button: str,
+async def _quick(page: Page, point: Callable[[str], Awaitable[list[float] | None]], button: Button,
                  watch: Watch | None) -> bool:
     """Click at the element's point when the page calls it plainly clickable; False when
     it does not, or when the guard stopped the click (it would have missed).

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import logging
 
+from typing import Any
+
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 log = logging.getLogger("cockpit.fill")
 
@@ -58,18 +61,20 @@ FILL_JS = r"""
 """
 
 
-async def select_ref(page, selector: str, doc: str) -> dict | None:
+async def select_ref(page: Page, selector: str, doc: str) -> dict[str, Any] | None:
     """Make a ref of the last snapshot (`aria-ref=e5`) ready for `insert` when it is
     plainly fillable: its text selected, and {"password": bool}. None: it is not (or it
     could not tell): the caller goes the checked way, `targets.resolve` then `fill`."""
     try:
-        return await page.eval_on_selector(selector, FILL_JS, doc, strict=True)
+        found: dict[str, Any] | None = await page.eval_on_selector(selector, FILL_JS, doc,
+                                                                    strict=True)
+        return found
     except PlaywrightError as exc:
         log.debug("quick fill by ref: %s", exc)
         return None
 
 
-async def insert(page, text: str) -> None:
+async def insert(page: Page, text: str) -> None:
     """Replace the selected text with `text`, as Playwright's fill does."""
     if text:
         await page.keyboard.insert_text(text)

@@ -24,10 +24,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote, urljoin, urlsplit
 
 import tinycss2
 from playwright.async_api import Error as PlaywrightError
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext
 
 log = logging.getLogger("cockpit.changes")
 
@@ -44,7 +48,15 @@ PARSE = {"skip_comments": True, "skip_whitespace": True}
 Rule = tuple[str, list[str]]  # a rule's selector, and the properties it sets
 
 
-def reads_local_files(attach) -> bool:
+class Endpoint(Protocol):
+    """What is attached to (browser.attach.Attach; not imported: the browser part is above
+    this one)."""
+
+    @property
+    def endpoint(self) -> str: ...
+
+
+def reads_local_files(attach: Endpoint | None) -> bool:
     """Whether the browser's `file://` is this machine's: a browser we launched, or one
     attached on a loopback address (`--cdp auto` finds a local one)."""
     if attach is None or attach.endpoint == "auto":
@@ -61,7 +73,7 @@ class StylesheetRules:
         self.local_files = local_files
         self._known: dict[str, list[Rule] | None] = {}
 
-    async def rules(self, context, hrefs: list[str]) -> dict[str, list[Rule]]:
+    async def rules(self, context: BrowserContext, hrefs: list[str]) -> dict[str, list[Rule]]:
         """The rules of those that can be had, by address as the page gave it."""
         missing = [href for href in dict.fromkeys(hrefs) if href not in self._known]
         if missing:  # at once: the snapshot that asked waits for them (each bounded)
@@ -69,14 +81,16 @@ class StylesheetRules:
             self._known.update(zip(missing, read))
         return {href: rules for href in hrefs if (rules := self._known.get(href)) is not None}
 
-    async def _sheet(self, context, href: str, depth: int) -> list[Rule] | None:
+    async def _sheet(self, context: BrowserContext, href: str, depth: int) -> list[Rule] | None:
         text = await self._text(context, href)
         if text is None:
             return None
         return await self._rules(context, tinycss2.parse_stylesheet(text, **PARSE), href,
                                  depth)
 
-    async def _rules(self, context, nodes: list, href: str, depth: int) -> list[Rule] | None:
+    async def _rules(self, context: BrowserContext, nodes: list[Any], href: str,
+                     depth: int) -> list[Rule] | None:
+        # nodes: tinycss2's, which ships no type information
         out: list[Rule] = []
         for node in nodes:
             if node.type == "qualified-rule":
@@ -103,7 +117,7 @@ class StylesheetRules:
                 out += inner
         return out
 
-    async def _text(self, context, href: str) -> str | None:
+    async def _text(self, context: BrowserContext, href: str) -> str | None:
         url = urlsplit(href)
         if url.scheme == "file":
             path = unquote(url.path)
@@ -129,16 +143,18 @@ class StylesheetRules:
         return body.decode("utf-8", "replace") if len(body) <= MAX_BYTES else None
 
 
-def _import_url(prelude: list) -> str | None:
+def _import_url(prelude: list[Any]) -> str | None:  # tinycss2 nodes: it ships no types
     """The address of an `@import` (`url(x.css)`, `url("x.css")` or `"x.css"`)."""
     token = next((t for t in prelude if t.type not in ("whitespace", "comment")), None)
     if token is None:
         return None
     if token.type in ("url", "string"):
-        return token.value
+        value: str = token.value
+        return value
     if token.type == "function" and token.lower_name == "url":
         arg = next((t for t in token.arguments if t.type == "string"), None)
-        return arg.value if arg is not None else None
+        url: str | None = arg.value if arg is not None else None
+        return url
     return None
 
 

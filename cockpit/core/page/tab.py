@@ -29,6 +29,11 @@ from ..model.refnames import RefNames
 from ..model.snapshot import Snapshot
 
 if TYPE_CHECKING:
+    from playwright.async_api import (
+        ConsoleMessage, Dialog, Download, FileChooser, Frame, JSHandle, Page, Request, Response,
+    )
+    from playwright.async_api import Error as PlaywrightError
+
     from .host import TabHost
 
 log = logging.getLogger(__name__)
@@ -48,7 +53,7 @@ DOC_TOKEN_JS = "() => (window.__cockpitDoc ??= Math.random().toString(36).slice(
 class Tab:
     """Wraps a Playwright page; listens to it and reports through the session's bus."""
 
-    def __init__(self, session: TabHost[Tab], page, tab_id: int) -> None:
+    def __init__(self, session: TabHost[Tab], page: Page, tab_id: int) -> None:
         self.session = session
         self.page = page
         self._navigating = False  # a main-frame navigation request is on its way
@@ -62,10 +67,10 @@ class Tab:
         # A region snapshot (changes.py) left Playwright's `aria-ref=` map of the main frame
         # holding that region only: refs are then found with the `cockpit-ref=` engine.
         self.partial_refs = False
-        self.dialog = None  # the open Playwright Dialog, if any
+        self.dialog: Dialog | None = None  # the open one, if any
         self.dialog_entry: DialogEntry | None = None
-        self.file_chooser = None  # a pending Playwright FileChooser
-        self.acting: asyncio.Task | None = None  # the task running a command on this tab
+        self.file_chooser: FileChooser | None = None  # a pending one
+        self.acting: asyncio.Task[Any] | None = None  # the task running a command on this tab
         self.cancelled_for_dialog = False
         self._network: dict[Any, NetworkEntry] = {}
         # Playwright keeps each request (and its response) of a page until the page
@@ -98,12 +103,14 @@ class Tab:
     def info(self) -> dict[str, Any]:
         return {"index": self.index, "id": self.id, "title": self.title, "url": self.url,
                 "loading": self.loading, "active": self.session.active is self,
-                "dialog": self.dialog_entry.to_json() if self.dialog else None}
+                "dialog": self.dialog_entry.to_json() if self.dialog and self.dialog_entry
+                else None}  # set together (_on_dialog)
 
     # --- snapshots --------------------------------------------------------------------
     async def document_id(self) -> str:
         """A token that names the main frame's current document (refs die with it)."""
-        return await self.page.evaluate(DOC_TOKEN_JS)
+        token: str = await self.page.evaluate(DOC_TOKEN_JS)
+        return token
 
     async def take_snapshot(self) -> Snapshot:
         """Take a full snapshot; it becomes the one refs are checked against."""
@@ -189,7 +196,7 @@ class Tab:
             self.opener = next((t for t in self.session.tabs if t.page is page), None) \
                 if page is not None else None
 
-    def rebind(self, page) -> None:
+    def rebind(self, page: Page) -> None:
         """Take over a page of a relaunched browser (handoff): same tab, new page. The
         snapshot stays for diffing; its refs fail as "from an earlier page"."""
         self.page = page
@@ -204,18 +211,18 @@ class Tab:
         self._console_guard.reopen()
         self._attach()
 
-    def _on_crash(self, page) -> None:
+    def _on_crash(self, page: Page) -> None:
         if page is self.page and not self.session.closing:
             self.session.recovery.renderer_crashed(self)
 
-    def _on_close(self, page) -> None:
+    def _on_close(self, page: Page) -> None:
         if page is self.page and not self.session.switching:
             self.session.tab_closed(self)
 
     def _emit(self, kind: str, **data: Any) -> None:
         self.session.bus.emit(kind, **{"tab": self.id, **data})
 
-    def _on_console(self, msg) -> None:
+    def _on_console(self, msg: ConsoleMessage) -> None:
         if not self._console_guard.admit():
             self._pause_console()
             return
@@ -245,20 +252,20 @@ class Tab:
         self._emit(ev.CONSOLE, level="warning", text=text)
         loop.call_later(self._console_pause, self._listen_console, page)
 
-    def _listen_console(self, page) -> None:
+    def _listen_console(self, page: Page) -> None:
         if page is self.page and not page.is_closed():
             self._console_reopened = asyncio.get_running_loop().time()
             self._console_guard.reopen()
             page.on("console", self._on_console)
 
-    def _on_pageerror(self, error) -> None:
+    def _on_pageerror(self, error: PlaywrightError) -> None:
         text = f"{getattr(error, 'name', 'Error')}: {getattr(error, 'message', error)}"
         text = cut(text)
         self.session.buffers.console.add(ConsoleEntry(self.id, "pageerror", text,
                                                       cut(self.page.url)))
         self._emit(ev.PAGE_ERROR, text=text)
 
-    def _on_dialog(self, dialog) -> None:
+    def _on_dialog(self, dialog: Dialog) -> None:
         self.dialog = dialog
         self.dialog_entry = DialogEntry(self.id, dialog.type, dialog.message,
                                         dialog.default_value)
@@ -274,25 +281,25 @@ class Tab:
             self._emit(ev.DIALOG_CLOSED, type=self.dialog_entry.type, answer=answer)
         self.dialog = None
 
-    def _on_filechooser(self, chooser) -> None:
+    def _on_filechooser(self, chooser: FileChooser) -> None:
         self.file_chooser = chooser
         for watch in self.session.watches:  # the action that opened it waits for this
             if watch.tab_id == self.id:
                 watch.file_chooser = True
         self._emit(ev.FILE_CHOOSER, multiple=chooser.is_multiple())
 
-    def _on_popup(self, page) -> None:
+    def _on_popup(self, page: Page) -> None:
         for watch in self.session.watches:  # the action that opened it waits for this
             if watch.tab_id == self.id:
                 watch.popup = True
 
-    def _on_download(self, download) -> None:
+    def _on_download(self, download: Download) -> None:
         task = spawn(self._save_download(download), f"saving a download of tab {self.id}")
         for watch in self.session.watches:  # the action that caused it reports it
             if watch.tab_id == self.id:
                 watch.downloads.append(task)
 
-    async def _save_download(self, download) -> dict[str, Any]:
+    async def _save_download(self, download: Download) -> dict[str, Any]:
         folder = self.session.files_dir / "downloads"
         folder.mkdir(parents=True, exist_ok=True)
         target = _free_name(folder / (Path(download.suggested_filename).name or "download"))
@@ -306,7 +313,7 @@ class Tab:
         return {"url": download.url, "path": str(target), "ok": True,
                 "bytes": target.stat().st_size}
 
-    def _on_request(self, request) -> None:
+    def _on_request(self, request: Request) -> None:
         entry = NetworkEntry(self.id, request.method, cut(request.url), request.resource_type,
                              id=next(self.session.request_ids), ref=weakref.ref(request))
         self._network[request] = entry
@@ -321,7 +328,7 @@ class Tab:
             mine = watch.tab_id == self.id
             watch.request_started(request, resource, is_nav and mine, own and mine)
 
-    def _on_response(self, response) -> None:
+    def _on_response(self, response: Response) -> None:
         request = response.request
         if request.is_navigation_request() and request.frame == self.page.main_frame:
             self.document_response = response
@@ -332,7 +339,7 @@ class Tab:
         for watch in self.session.watches:
             watch.request_ended(response.request)
 
-    def _on_request_end(self, request, failure: str | None) -> None:
+    def _on_request_end(self, request: Request, failure: str | None) -> None:
         if failure and request.is_navigation_request() and \
                 request.frame == self.page.main_frame:
             self._navigating = False  # no document comes of it
@@ -345,7 +352,7 @@ class Tab:
         for watch in self.session.watches:
             watch.request_ended(request, final=True)
 
-    def _on_framenavigated(self, frame) -> None:
+    def _on_framenavigated(self, frame: Frame) -> None:
         if frame != self.page.main_frame:
             return
         for watch in self.session.watches:
@@ -383,7 +390,7 @@ def _free_name(path: Path) -> Path:
 
 
 
-async def _dispose(handles: list) -> None:
+async def _dispose(handles: list[JSHandle]) -> None:
     for handle in handles:
         with tolerated("disposing of a console argument", log):  # its page may be gone
             await handle.dispose()

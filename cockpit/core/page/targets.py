@@ -9,6 +9,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator
 
 from .ref_engine import REF_ENGINE
 from ..base.errors import StaleRefError, UsageError
@@ -54,7 +55,7 @@ def nth_of(snap: Snapshot, ref: str) -> int:
     return count
 
 
-async def resolve(tab: Tab, target: str):
+async def resolve(tab: Tab, target: str) -> Locator:
     """Return a Playwright Locator for the target, checked when it is a ref."""
     ref = as_ref(target)
     if ref is None and target.strip().startswith("@"):
@@ -133,7 +134,7 @@ def ref_selector(tab: Tab, target: str) -> str | None:
     return f"{_engine(tab, snap, ref)}={_playwright(snap, ref)}" if ref in snap.refs else None
 
 
-async def _selector(tab: Tab, selector: str):
+async def _selector(tab: Tab, selector: str) -> Locator:
     if not selector.strip():
         raise UsageError("empty target: give a ref such as @e3 or a CSS selector")
     locator = tab.page.locator(selector)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator
 
 from ..base.errors import CommandError, UsageError
 
@@ -96,7 +97,8 @@ def navigation_error(exc: BaseException, url: str) -> CommandError:
     return CommandError(f"could not open {url}: {first_line(exc)}")
 
 
-async def action_error(exc: BaseException, what: str, locator=None) -> CommandError:
+async def action_error(exc: BaseException, what: str, locator: Locator | None = None
+                       ) -> CommandError:
     """Explain why an action on `what` (e.g. "@e3 (button "Save")") failed."""
     text = str(exc)
     m = re.search(r"resolved to (\d+) elements", text)
@@ -119,7 +121,7 @@ async def action_error(exc: BaseException, what: str, locator=None) -> CommandEr
     return CommandError(f"{what}: {first_line(exc)}")
 
 
-async def _timeout_error(text: str, what: str, locator) -> CommandError:
+async def _timeout_error(text: str, what: str, locator: Locator | None) -> CommandError:
     if locator is not None:
         try:
             if await locator.count() == 0:

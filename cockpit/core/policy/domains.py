@@ -103,7 +103,7 @@ class DomainPolicy:
     patterns: list[str] = field(default_factory=list)
     refused: collections.deque[Refusal] = field(
         default_factory=lambda: collections.deque(maxlen=KEPT))
-    _count: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _count: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _installed: list[Any] = field(default_factory=list)  # contexts the route is on
     last: int = 0  # the number of the last refusal
 

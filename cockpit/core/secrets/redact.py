@@ -18,6 +18,7 @@ log or a local recording.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .mask import MASK, Masker
@@ -122,7 +123,8 @@ class Redactor:
                 result.data = _tree(masker, result.data)
         return result
 
-    def _typed_secrets(self, command: Command, data: dict[str, Any], snap: Snapshot | None):
+    def _typed_secrets(self, command: Command, data: dict[str, Any], snap: Snapshot | None
+                       ) -> Iterator[tuple[dict[str, Any], str]]:
         """(the data of the step, what it typed) for each step that typed a password."""
         spec = command.spec
         if spec is None or spec.name == "chain":

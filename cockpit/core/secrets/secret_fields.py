@@ -24,7 +24,7 @@ import re
 from typing import TYPE_CHECKING, Awaitable, Callable
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame
+from playwright.async_api import Frame, Page
 
 from .mask import MASK
 from ..model.snapshot import NAME_FROM_CONTENT, VALUE_ROLES
@@ -43,10 +43,10 @@ _VALUE = re.compile(r"^(.*\[ref=[^\]]+\](?: \[[^\]]*\])*): .*$")  # a line's `: 
 LOOKUP_MS = 1000  # per field; a page too busy to answer gets its fields masked blindly
 
 
-async def count_secret_fields(page, frames: bool = False) -> list[tuple[Frame, int]]:
+async def count_secret_fields(page: Page, frames: bool = False) -> list[tuple[Frame, int]]:
     """(frame, how many password fields it has) for the main frame, or (`frames`) for the
     others, when they have some; -1 when a frame could not say (busy, or going away)."""
-    async def one(frame) -> int:
+    async def one(frame: Frame) -> int:
         try:  # no timeout of its own: the snapshot, which walks every frame, waits as long
             return int(await frame.evaluate(COUNT_JS))
         except PlaywrightError as exc:
@@ -57,7 +57,7 @@ async def count_secret_fields(page, frames: bool = False) -> list[tuple[Frame, i
     return [(frame, n) for frame, n in zip(chosen, counts) if n]
 
 
-async def mask_secrets(page, snap: Snapshot, learn: Callable[[str], None], *,
+async def mask_secrets(page: Page, snap: Snapshot, learn: Callable[[str], None], *,
                        fields: list[tuple[Frame, int]] | None = None,
                        before: Snapshot | None = None,
                        retake: Callable[[], Awaitable[Snapshot]] | None = None,
@@ -98,7 +98,7 @@ def boxes_in_frames(snap: Snapshot) -> bool:
     return any(node.role in VALUE_ROLES and node.in_frame for node in snap.refs.values())
 
 
-async def secret_refs(page, fields: list[tuple[Frame, int]]) -> tuple[set[str], str]:
+async def secret_refs(page: Page, fields: list[tuple[Frame, int]]) -> tuple[set[str], str]:
     """The refs of those password fields (Playwright's: `Node.pw`), and the places ("e":
     the main frame, "f": frames, as `Node.in_frame` tells them apart) whose fields could
     not be found, so that all their boxes are masked blindly.

@@ -43,7 +43,7 @@ class Secrets:
     def expand(self, line: str) -> str:
         """`$NAME` and `${NAME}` of known secrets replaced by their values; a whole word is
         quoted so a value with spaces stays one argument. Unknown names are left as typed."""
-        def one(m: re.Match) -> str:
+        def one(m: re.Match[str]) -> str:
             name = m.group(1) or m.group(2)
             if name not in self.values:
                 return m.group(0)

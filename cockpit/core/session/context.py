@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, TypeVar
+from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator, Page
 
 from ..base.errors import CommandError
 from ..language.parser import as_ref
@@ -31,7 +32,7 @@ class Context:
     watch: Watch | None = None
 
     @property
-    def page(self):
+    def page(self) -> Page:
         return self.needs_tab().page
 
     def needs_tab(self) -> Tab:
@@ -61,11 +62,11 @@ class Context:
             return f"@{ref}"
         return self.describe(target)
 
-    async def locate(self, target: str):
+    async def locate(self, target: str) -> Locator:
         return await resolve(self.needs_tab(), target)
 
-    async def on(self, target: str, action: Callable[[Any], Awaitable[T]],
-                 locator: Any = None) -> T:
+    async def on(self, target: str, action: Callable[[Locator], Awaitable[T]],
+                 locator: Locator | None = None) -> T:
         """Run `action(locator)` on the target (`locator`: as `locate` found it already),
         translating Playwright's errors."""
         locator = locator if locator is not None else await self.locate(target)
@@ -74,7 +75,7 @@ class Context:
         except PlaywrightError as exc:
             raise await action_error(exc, self.describe(target), locator) from None
 
-    async def one(self, target: str):
+    async def one(self, target: str) -> Locator:
         """The target's locator, refusing selectors that match several elements."""
         locator = await self.locate(target)
         count = await locator.count()

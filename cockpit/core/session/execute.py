@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -126,7 +126,7 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
     # A new document's snapshot is taken as soon as it has loaded, while settling waits for
     # what it does next (its fetches, the network's quiet); what changed meanwhile is then
     # asked of it as of any snapshot (_update). A navigation's step is shorter by it.
-    early: list[asyncio.Task] = []
+    early: list[asyncio.Task[Snapshot | None]] = []
 
     def loaded() -> None:
         if session.incremental_diffs and not early and tab.dialog is None:
@@ -165,7 +165,7 @@ def _dialog_opened(tab: Tab) -> Outcome:
                    {"dialog": d.to_json()})
 
 
-async def _snapshot_quietly(tab: Tab):
+async def _snapshot_quietly(tab: Tab) -> Snapshot | None:
     """A snapshot for diffing; a page mid-navigation may refuse, so retry once after load."""
     for attempt in range(2):
         try:
@@ -181,7 +181,7 @@ async def _snapshot_quietly(tab: Tab):
 
 async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
                      tabs_before: list[Tab], inv: Invocation, incremental: Watch | None,
-                     early: tuple[asyncio.Task, Snapshot | None] | None = None,
+                     early: tuple[asyncio.Task[Snapshot | None], Snapshot | None] | None = None,
                      watch: Watch | None = None) -> Outcome:
     """The result's text and data: the action's own line, notes, new and closed tabs,
     a refused submission, and the diff of the active tab (after a new page: where it is
@@ -263,8 +263,8 @@ async def _update(tab: Tab, watch: Watch | None) -> tuple[Snapshot | None, Diff 
     return await _full_diff(tab, before)
 
 
-async def _update_after_early(tab: Tab, early: asyncio.Task, before: Snapshot | None
-                              ) -> tuple[Snapshot | None, Diff | None]:
+async def _update_after_early(tab: Tab, early: asyncio.Task[Snapshot | None],
+                              before: Snapshot | None) -> tuple[Snapshot | None, Diff | None]:
     """As `_update`, from the new document's snapshot taken when it loaded: brought up to
     date with what changed since (nothing, mostly: one round trip), else a full one."""
     if tab.dialog is not None:
@@ -305,7 +305,7 @@ async def _full_diff(tab: Tab, before: Snapshot | None
     return after, d
 
 
-def _refusal(fields: list[dict], snap: Snapshot | None) -> str:
+def _refusal(fields: list[dict[str, Any]], snap: Snapshot | None) -> str:
     """The browser's own validation stopped a submit: which fields, and what it said."""
     said = "; ".join(f"{page_news.field_name(f['label'] or f['type'] or f['tag'], snap)}: "
                      f"{f['message']}" for f in fields)

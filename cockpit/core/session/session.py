@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import BrowserContext, Playwright, async_playwright
+from playwright.async_api import BrowserContext, Page, Playwright, async_playwright
 
 from . import agent as agents
 from ..page import changes
@@ -39,6 +39,7 @@ from ..policy import Policy
 from ..secrets.redact import Redactor
 from ..secrets.secrets import Secrets
 from ..page.tab import Tab
+from ..settle.settle import Watch
 from ..page.targets import refs_used
 from ..secrets.trace_scrub import scrub_trace
 from .views import picture_of, refs_of, status_of
@@ -82,7 +83,7 @@ class Session:
         mask_logs(self.redactor.files)
         self.buffers = Buffers()
         self.tabs: list[Tab] = []
-        self.watches: list = []  # settle.Watch of the command running, if it changes pages
+        self.watches: list[Watch] = []  # the command running's, if it changes pages
         self.active: Tab | None = None
         self.plan: LaunchPlan | None = None
         self.started_at = time.time()
@@ -108,7 +109,7 @@ class Session:
         self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
         self.trace_parts = 0
         self.switching = False  # relaunching the browser (handoff): its old pages close
-        self.held_pages: list | None = None  # new pages no tab adopts (core/recycle.py)
+        self.held_pages: list[Page] | None = None  # new pages no tab adopts (core/recycle.py)
         self.handoff = Handoff(self)
         # the active tab's picture as it paints, while a view watches (core/live/)
         self.live_view = LiveView(lambda: self.active.page if self.active else None, self.bus)
@@ -269,7 +270,7 @@ class Session:
             await self._context.tracing.stop(path=path)
             scrub_trace(path, self.redactor.files)  # no secret, owner-only
 
-    def browser_gone(self, context) -> None:
+    def browser_gone(self, context: BrowserContext) -> None:
         """The browser closed by itself (its window was closed, or it crashed or was
         killed): the end of a handoff in a window, else it is relaunched."""
         if context is self._context and not self.switching and not self.closing \
@@ -373,7 +374,7 @@ class Session:
         self.holds.release(holder)
 
     # --- tabs -------------------------------------------------------------------------
-    def adopt(self, page) -> None:
+    def adopt(self, page: Page) -> None:
         """A new page of the browser becomes a tab (or is held for a tab that recycles)."""
         if self.held_pages is not None:  # a page being opened for a tab that has one
             self.held_pages.append(page)

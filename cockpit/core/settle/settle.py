@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page, Request
 
 from .settle_js import PROBE_JS, TIMER_LIMIT_MS
 
@@ -88,40 +89,40 @@ class Watch:
     tab_id: int = 0
     started: float = field(default_factory=time.monotonic)
     since_ms: float = field(default_factory=lambda: time.time() * 1000 - 5)
-    pending: set = field(default_factory=set)
+    pending: set[Request] = field(default_factory=set)
     count: int = 0
     navigated: bool = False  # a main-frame navigation request of this tab started
     committed: bool = False  # ... and its document replaced the old one
-    nav_request: Any = None
+    nav_request: Request | None = None
     nav_done: bool = False  # the navigation request finished or failed (204, download)
-    downloads: list = field(default_factory=list)  # asyncio tasks saving a download
+    downloads: list[asyncio.Task[Any]] = field(default_factory=list)  # saving a download
     file_chooser: bool = False  # the tab reported a file chooser opening
     last_activity: float = field(default_factory=time.monotonic)
     # The page's own fetches and XHRs (its main frame's), which its init script reports
     # (`fetches`), body reads included: the quiet after the action's requests need not
     # bridge what comes of them. `unreported`: how many others (images, scripts, frames,
     # other tabs'), and when one last started or ended.
-    reported: set = field(default_factory=set)
+    reported: set[Any] = field(default_factory=set)
     unreported: int = 0
     last_unreported: float = field(default_factory=time.monotonic)
     scripted: bool = False  # the page answered a probe: it reports its fetches
     open: bool = True  # still counting new requests as caused by the action
     # A probe made by the action itself, right after it (quick_click.py): settling's
     # first look, not asked again.
-    first_probe: dict | None = None
+    first_probe: dict[str, Any] | None = None
     # What the change tracker answered in probes that found the page quiet (PROBE_JS; each
     # answer starts the tracker over), and whether the last is the last word: settling
     # ended on it and awaited nothing more. Else changes.update queries once more.
-    changes: list = field(default_factory=list)
+    changes: list[Any] = field(default_factory=list)  # each as PROBE_JS gave it
     changes_final: bool = False
     wants_changes: bool = True  # False: a full snapshot follows (COCKPIT_FULL_DIFF=1)
     closed: bool = False  # the action's tab closed while settling (a popup closed itself)
     popup: bool = False  # the tab's page opened another (window.open, a target=_blank link)
     # The fields the browser's constraint validation refused a submission for (settle_js:
     # `refused`), each {label, tag, type, message}; None when it refused none.
-    refused: list | None = None
+    refused: list[dict[str, Any]] | None = None
 
-    def request_started(self, request, resource: str, is_navigation: bool,
+    def request_started(self, request: Request, resource: str, is_navigation: bool,
                         reported: bool = False) -> None:
         """`reported`: a fetch or XHR of this tab's main frame, which its page reports."""
         if is_navigation:
@@ -141,7 +142,7 @@ class Watch:
             self.unreported += 1
             self.last_unreported = self.last_activity
 
-    def request_ended(self, request, final: bool = False) -> None:
+    def request_ended(self, request: Request, final: bool = False) -> None:
         if final and request is self.nav_request:
             self.nav_done = True
         if request in self.pending:
@@ -151,8 +152,8 @@ class Watch:
                 self.last_unreported = self.last_activity
 
 
-async def probe(page, since_ms: float, changes: bool | str = False,
-                frame: bool = True, click_id: str | None = None) -> dict | None:
+async def probe(page: Page, since_ms: float, changes: bool | str = False,
+                frame: bool = True, click_id: str | None = None) -> dict[str, Any] | None:
     """What the page still has going for an action begun at `since_ms`; None when it
     cannot say (no init script, or a navigation replacing the document). `changes`: when
     the page is quiet, the answer also holds the change tracker's (`changes`); "busy":
@@ -163,14 +164,15 @@ async def probe(page, since_ms: float, changes: bool | str = False,
     quick click, it answers once that click is over (quick_click.py)."""
     quiet_ms = MUTATION_QUIET_S * 1000 if frame else 0
     try:
-        return await page.evaluate(PROBE_JS, [since_ms, TIMER_LIMIT_MS, quiet_ms, changes,
-                                              click_id])
+        state: dict[str, Any] | None = await page.evaluate(
+            PROBE_JS, [since_ms, TIMER_LIMIT_MS, quiet_ms, changes, click_id])
+        return state
     except PlaywrightError as exc:  # a document going away mid-call: the caller handles it
         log.debug("settle probe failed: %s", exc)
         return None
 
 
-def _page_delay(state: dict, chain_open: bool, elapsed: float) -> float | None:
+def _page_delay(state: dict[str, Any], chain_open: bool, elapsed: float) -> float | None:
     """Seconds to wait for the page's own work, or None when it has nothing going.
     `elapsed`: seconds since the action began."""
     if state["fetches"]:
@@ -185,25 +187,26 @@ def _page_delay(state: dict, chain_open: bool, elapsed: float) -> float | None:
     # not the answer's.
     answered = state.get("wsIn", -1) >= _socket_quiet(state) * 1000
     if state["timers"] and not (answered and state["next"] > ANSWERED_TIMER_MS):
-        return min(max(state["next"] / 1000, 0.005), 0.1)
+        return min(max(float(state["next"]) / 1000, 0.005), 0.1)
     if state["anim"] and not answered:
-        return min(state["anim"] / 1000 + 0.01, 0.1)
+        return min(float(state["anim"]) / 1000 + 0.01, 0.1)
     if 0 <= state["mutated"] < MUTATION_QUIET_S * 1000 and not state["framed"]:
-        return MUTATION_QUIET_S - state["mutated"] / 1000
+        return MUTATION_QUIET_S - float(state["mutated"]) / 1000
     return None
 
 
-def _socket_quiet(state: dict) -> float:
+def _socket_quiet(state: dict[str, Any]) -> float:
     """How long the page's sockets must have been silent for the answer to be in:
     WS_QUIET_S, or, once the page has rendered one of the messages since the action and
     if it sent nothing over its socket, WS_RENDERED_QUIET_S or twice the longest pause
     between those messages so far."""
     if not state.get("wsRendered") or state.get("wsSent", -1) >= 0:
         return WS_QUIET_S
-    return min(WS_QUIET_S, max(WS_RENDERED_QUIET_S, 2 * state.get("wsGap", 0) / 1000))
+    gap = float(state.get("wsGap", 0)) / 1000
+    return min(WS_QUIET_S, max(WS_RENDERED_QUIET_S, 2 * gap))
 
 
-def _socket_delay(state: dict, elapsed: float) -> float | None:
+def _socket_delay(state: dict[str, Any], elapsed: float) -> float | None:
     """Seconds to wait for the page's WebSockets (settle_js), or None: a socket opened
     since the action has had no message yet, or what the page sent has had no answer
     yet (both until WS_REPLY_CAP_S), or the action's fetch ended with the page's socket
@@ -220,11 +223,11 @@ def _socket_delay(state: dict, elapsed: float) -> float | None:
     if 0 <= got < quiet * 1000 and elapsed < CHAIN_CAP_S:
         # looked at again within the short quiet: a message may be rendered meanwhile,
         # and the long wait then becomes the short one
-        return min(max(0.005, quiet - got / 1000), WS_RENDERED_QUIET_S)
+        return min(max(0.005, quiet - float(got) / 1000), WS_RENDERED_QUIET_S)
     return None
 
 
-async def _until_closed(page, watch: Watch, cap: float = CLOSE_CAP_S) -> None:
+async def _until_closed(page: Page, watch: Watch, cap: float = CLOSE_CAP_S) -> None:
     """The page called window.close(): wait (bounded) for the tab to go away."""
     end = time.monotonic() + cap
     while not page.is_closed() and time.monotonic() < end:
@@ -232,7 +235,7 @@ async def _until_closed(page, watch: Watch, cap: float = CLOSE_CAP_S) -> None:
     watch.closed = page.is_closed()
 
 
-async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_CAP_S,
+async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_CAP_S,
                  on_load: Callable[[], None] | None = None) -> str:
     """Wait for the action's effects; return a note when we gave up waiting, else ''.
     `on_load`: called when a navigation's new document has loaded, before the waits for
@@ -307,7 +310,7 @@ async def settle(page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_C
     return note
 
 
-async def _follow_navigation(page, watch: Watch, deadline: float) -> str:
+async def _follow_navigation(page: Page, watch: Watch, deadline: float) -> str:
     """A navigation started: wait for its document to commit, then for `load`."""
     while not watch.committed and not watch.nav_done and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
@@ -326,7 +329,7 @@ async def _follow_navigation(page, watch: Watch, deadline: float) -> str:
     return ""
 
 
-async def _new_page_work(page, watch: Watch, deadline: float) -> None:
+async def _new_page_work(page: Page, watch: Watch, deadline: float) -> None:
     """Wait for what the new document set going at its load: its fetches and XHRs, and
     an app that renders over a WebSocket (Streamlit) its first render: the socket's
     first messages, the scripts they make it load, the DOM they change. The socket's
