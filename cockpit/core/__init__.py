@@ -6,15 +6,19 @@ pyproject.toml says so). Inside, the engine is parts with one job each, importin
 only downwards (another contract checks the order):
 
     commands  the command handlers, registered with the registry on import
+    expect    what `expect` checks: one model the engine, replay and exports share
     session   the Session, its queue and deadlines, the context handlers get
+    policy    --allow-domain and --confirm: what an agent may do on its own
+    live      the page's picture as it paints, and input at viewport coordinates
+    network   routes, HAR, requests in full, emulation: what every context gets
     handoff   giving the browser to a person and back, and what they changed
     browser   launching, attaching, relaunching, recovering and recycling browsers
     page      a tab, its snapshots, refs, targets and diffs
     settle    waiting for a page to finish what an action started (in-page tracker)
     secrets   masking: secret values, password fields, lines, results and traces
-    language  the registry of commands and the parser of command lines
+    language  the registry of commands, the parser, the parsed Command
     model     the parsed accessibility snapshot (no browser)
-    base      errors, events, results, logs, names, paths: what every part uses
+    base      errors, events, results, sources, logs, names, paths: what every part uses
 
 No Textual here, ever: the TUI, agents and the recorder are views of this package.
 
