@@ -4,6 +4,7 @@ upload, drag, scroll."""
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -16,6 +17,13 @@ from ..language.parser import as_ref
 from ..page.targets import ref_selector
 from ..page.translate import first_line
 
+if TYPE_CHECKING:
+    from playwright.async_api import Locator
+
+    from ..model.snapshot import Node
+    from ..session.context import Context
+    from ..language.parser import Invocation
+
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
 
 
@@ -24,7 +32,7 @@ T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
                 Flag("--modifiers", help="keys held, e.g. Shift or Control+Shift",
                      value="KEYS")),
          examples=("click @e6", "click 'button[type=submit]'"), tool="browser_click")
-async def click(ctx, a) -> Outcome:
+async def click(ctx: Context, a: Invocation) -> Outcome:
     mods = a.modifiers.split("+") if a.modifiers else None
     button: quick_click.Button = "right" if a.right else "left"
     tab = ctx.needs_tab()
@@ -41,7 +49,7 @@ async def click(ctx, a) -> Outcome:
 
 
 @command("dblclick", "interact", "Double-click an element.", args=(T,), mutates=True)
-async def dblclick(ctx, a) -> Outcome:
+async def dblclick(ctx: Context, a: Invocation) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.dblclick(timeout=ctx.timeout))
     return Outcome(f"double-clicked {ctx.named(a.target)}")
 
@@ -50,7 +58,7 @@ async def dblclick(ctx, a) -> Outcome:
          args=(T, Arg("text", "the new value; quote it if it has spaces")), mutates=True,
          examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"), typed_text="text",
          tool="browser_fill")
-async def fill(ctx, a) -> Outcome:
+async def fill(ctx: Context, a: Invocation) -> Outcome:
     done = f"filled {ctx.named(a.target)}"
     tab = ctx.needs_tab()
     selector = ref_selector(tab, a.target)
@@ -73,7 +81,8 @@ async def fill(ctx, a) -> Outcome:
 IS_PASSWORD_JS = "e => e.type === 'password' || /password/i.test(e.autocomplete || '')"
 
 
-async def _into(ctx, target: str, action, done: str) -> Outcome:
+async def _into(ctx: Context, target: str, action: Callable[[Locator], Awaitable[None]],
+                done: str) -> Outcome:
     locator = await ctx.locate(target)  # checked once, for both calls below
     secret = await _is_password(ctx, target, locator)
     try:
@@ -85,7 +94,7 @@ async def _into(ctx, target: str, action, done: str) -> Outcome:
     return Outcome(done, {"secret": True} if secret else {})
 
 
-async def _is_password(ctx, target: str, locator) -> bool:
+async def _is_password(ctx: Context, target: str, locator: Locator) -> bool:
     selector = ref_selector(ctx.needs_tab(), target)
     if selector is not None:  # a ref: one round trip (a locator's evaluate is three)
         try:
@@ -104,7 +113,7 @@ async def _is_password(ctx, target: str, locator) -> bool:
          flags=(Flag("--delay", help="milliseconds between keys", value="MS", kind="int"),),
          details="Unlike fill, type appends and triggers keydown/keyup for every character.",
          examples=('type @e9 "hello"',), typed_text="text", tool="browser_type")
-async def type_(ctx, a) -> Outcome:
+async def type_(ctx: Context, a: Invocation) -> Outcome:
     return await _into(ctx, a.target, lambda loc: loc.press_sequentially(
         a.text, delay=a.delay or 0, timeout=ctx.timeout),
         f"typed {len(a.text)} characters into {ctx.named(a.target)}")
@@ -115,7 +124,7 @@ async def type_(ctx, a) -> Outcome:
                Arg("target", "where to press it (default: the focused element)", kind=TARGET,
                    optional=True)),
          mutates=True, examples=("press Enter", "press Control+a @e4"), tool="browser_press")
-async def press(ctx, a) -> Outcome:
+async def press(ctx: Context, a: Invocation) -> Outcome:
     try:
         if a.target:
             await ctx.on(a.target, lambda loc: loc.press(a.key, timeout=ctx.timeout))
@@ -133,26 +142,26 @@ async def press(ctx, a) -> Outcome:
 
 
 @command("hover", "interact", "Move the mouse over an element.", args=(T,), mutates=True)
-async def hover(ctx, a) -> Outcome:
+async def hover(ctx: Context, a: Invocation) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.hover(timeout=ctx.timeout))
     return Outcome(f"hovering {ctx.named(a.target)}")
 
 
 @command("focus", "interact", "Give an element the keyboard focus.", args=(T,), mutates=True)
-async def focus(ctx, a) -> Outcome:
+async def focus(ctx: Context, a: Invocation) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.focus(timeout=ctx.timeout))
     return Outcome(f"focused {ctx.named(a.target)}")
 
 
 @command("check", "interact", "Tick a checkbox or choose a radio button.", args=(T,),
          mutates=True)
-async def check(ctx, a) -> Outcome:
+async def check(ctx: Context, a: Invocation) -> Outcome:
     await _set_checked(ctx, a.target, True)
     return Outcome(f"checked {ctx.named(a.target)}")
 
 
 @command("uncheck", "interact", "Untick a checkbox.", args=(T,), mutates=True)
-async def uncheck(ctx, a) -> Outcome:
+async def uncheck(ctx: Context, a: Invocation) -> Outcome:
     await _set_checked(ctx, a.target, False)
     return Outcome(f"unchecked {ctx.named(a.target)}")
 
@@ -189,12 +198,12 @@ LABEL_POINT_JS = """(el, want) => {
 }"""
 
 
-async def _set_checked(ctx, target: str, want: bool) -> None:
+async def _set_checked(ctx: Context, target: str, want: bool) -> None:
     """Check or uncheck like the user does: a box its own label covers (custom-styled) is
     clicked where the user sees it, at once; any other through Playwright's checks."""
     locator = await ctx.locate(target)
     node = _node(ctx, target)
-    point = None
+    point: dict[str, float] | None = None  # JSON from the page: where the label is
     if node is None or not node.in_frame:  # the mouse takes the page's coordinates
         try:
             point = await locator.evaluate(LABEL_POINT_JS, want, timeout=1000)
@@ -210,7 +219,7 @@ async def _set_checked(ctx, target: str, want: bool) -> None:
     await ctx.on(target, lambda loc: loc.set_checked(want, timeout=ctx.timeout), locator)
 
 
-def _node(ctx, target: str):
+def _node(ctx: Context, target: str) -> Node | None:
     """The target's snapshot node, when it is a ref."""
     snapshot = ctx.needs_tab().snapshot
     ref = as_ref(target)
@@ -229,9 +238,11 @@ MATCH_OPTIONS_JS = """(el, wanted) => el.tagName !== 'SELECT' ? null : [...el.op
 @command("select", "interact", "Choose option(s) of a <select> by value or label.",
          args=(T, Arg("options", "option values or labels", variadic=True)), mutates=True,
          examples=("select @e8 Green", 'select "#size" S M'), tool="browser_select")
-async def select(ctx, a) -> Outcome:
-    async def choose(loc):
-        found = await loc.evaluate(MATCH_OPTIONS_JS, a.options, timeout=ctx.timeout)
+async def select(ctx: Context, a: Invocation) -> Outcome:
+    async def choose(loc: Locator) -> list[list[Any]]:
+        # JSON from the page: [value, label, whether it was named by its value] each
+        found: list[list[Any]] | None = await loc.evaluate(MATCH_OPTIONS_JS, a.options,
+                                                            timeout=ctx.timeout)
         if found is None:
             raise CommandError(f"{ctx.describe(a.target)} is not a <select>: click it and "
                                "pick the option instead")
@@ -256,9 +267,10 @@ async def select(ctx, a) -> Outcome:
                    "to answer an open file chooser", kind=TARGET),
                Arg("files", "paths of the files", kind=FILE, variadic=True, optional=True)),
          mutates=True, examples=("upload @e12 report.pdf", "upload ./a.png ./b.png"))
-async def upload(ctx, a) -> Outcome:
-    words = [a.target, *a.files]
-    chooser = ctx.tab.file_chooser
+async def upload(ctx: Context, a: Invocation) -> Outcome:
+    tab = ctx.needs_tab()
+    words: list[str] = [a.target, *a.files]
+    chooser = tab.file_chooser
     target = None if chooser is not None and given_path(words[0]).exists() else words.pop(0)
     if not words:
         raise UsageError("upload needs at least one file: upload TARGET FILE...")
@@ -268,18 +280,19 @@ async def upload(ctx, a) -> Outcome:
         raise UsageError(f"no such file: {', '.join(missing)} (paths are relative to "
                          f"{base()})")
     if target is None:
+        assert chooser is not None  # the first word is a file only when a chooser is open
         await chooser.set_files(paths)
-        ctx.tab.file_chooser = None
+        tab.file_chooser = None
         where = "the open file chooser"
     else:
-        async def attach(loc):
+        async def attach(loc: Locator) -> None:
             is_input = await loc.evaluate("el => el.tagName === 'INPUT' && el.type === 'file'")
             if is_input:
                 return await loc.set_input_files(paths, timeout=ctx.timeout)
             async with ctx.page.expect_file_chooser(timeout=ctx.timeout) as info:
                 await loc.click(timeout=ctx.timeout)
             await (await info.value).set_files(paths)
-            ctx.tab.file_chooser = None
+            tab.file_chooser = None
         await ctx.on(target, attach)
         where = ctx.describe(target)
     names = ", ".join(p.name for p in paths)
@@ -290,7 +303,7 @@ async def upload(ctx, a) -> Outcome:
          args=(Arg("source", "what to drag", kind=TARGET),
                Arg("destination", "where to drop it", kind=TARGET)), mutates=True,
          examples=("drag @e4 @e9",))
-async def drag(ctx, a) -> Outcome:
+async def drag(ctx: Context, a: Invocation) -> Outcome:
     destination = await ctx.locate(a.destination)
     await ctx.on(a.source, lambda loc: loc.drag_to(destination, timeout=ctx.timeout))
     return Outcome(f"dragged {ctx.named(a.source)} onto {ctx.named(a.destination)}")
@@ -302,7 +315,7 @@ async def drag(ctx, a) -> Outcome:
          flags=(Flag("--by", help="pixels for up/down (default: most of a screen)",
                      value="PX", kind="int"),),
          mutates=True, examples=("scroll down", "scroll @e40", "scroll up --by 200"))
-async def scroll(ctx, a) -> Outcome:
+async def scroll(ctx: Context, a: Invocation) -> Outcome:
     where = (a.where or "down").lower()
     if where in ("up", "down"):
         amount = a.by or int((ctx.page.viewport_size or {"height": 800})["height"] * 0.8)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Awaitable, Callable
 from urllib.parse import urljoin
 
 from playwright.async_api import Error as PlaywrightError
@@ -14,6 +15,13 @@ from ..base.result import Outcome
 from ..model.snapshot import Snapshot
 from ..language.parser import as_ref
 
+if TYPE_CHECKING:
+    from playwright.async_api import Locator
+
+    from ..page.tab import Tab
+    from ..session.context import Context
+    from ..language.parser import Invocation
+
 TEXT_LIMIT = 200_000  # characters of `text`/`html` output before it is cut (data keeps size)
 
 # Elements that act on clicks but that the accessibility tree does not call interactive.
@@ -25,10 +33,10 @@ CLICKABLE_JS = """(els) => els.map((el, i) => {
 CLICKABLE_SELECTOR = "[onclick], [tabindex]:not([tabindex='-1'])"
 
 
-async def _mark_clickable(tab) -> set[str]:
+async def _mark_clickable(tab: Tab) -> set[str]:
     """Refs of onclick/tabindex elements, found by snapshotting each such element alone."""
     candidates = tab.page.locator(CLICKABLE_SELECTOR)
-    indices = await candidates.evaluate_all(CLICKABLE_JS)
+    indices: list[int] = await candidates.evaluate_all(CLICKABLE_JS)  # JSON from the page
     refs: set[str] = set()
     for i in indices:
         try:
@@ -41,7 +49,7 @@ async def _mark_clickable(tab) -> set[str]:
     return refs
 
 
-async def _scope_ref(ctx, scope: str) -> str | None:
+async def _scope_ref(ctx: Context, scope: str) -> str | None:
     if ref := as_ref(scope):
         return ref
     locator = await ctx.one(scope)
@@ -70,10 +78,10 @@ async def _scope_ref(ctx, scope: str) -> str | None:
          examples=("snapshot -i", "snapshot -i -u", "snapshot -c -d 4", "snapshot -s '#inbox'",
                    "snapshot -D"),
          checks_needs=True, read_only=True, tool="browser_snapshot")
-async def snapshot(ctx, a) -> Outcome:
+async def snapshot(ctx: Context, a: Invocation) -> Outcome:
     if a.depth is not None and a.depth < 1:
         raise UsageError("snapshot -d needs a depth of 1 or more")
-    tab = ctx.tab
+    tab = ctx.needs_tab()
     scope = await _scope_ref(ctx, a.scope) if a.scope else None
     clickable = await _mark_clickable(tab) if a.cursor else set()
     before = tab.snapshot
@@ -100,14 +108,15 @@ async def snapshot(ctx, a) -> Outcome:
     return Outcome(text, data)
 
 
-async def _page_or(ctx, target: str | None, whole, part) -> str:
+async def _page_or(ctx: Context, target: str | None, whole: Callable[[], Awaitable[str]],
+                   part: Callable[[Locator], Awaitable[str]]) -> str:
     if target is None:
         return await whole()
     locator = await ctx.one(target)
     return await part(locator)
 
 
-def _cut(text: str) -> tuple[str, dict]:
+def _cut(text: str) -> tuple[str, dict[str, int]]:
     data = {"chars": len(text)}
     if len(text) > TEXT_LIMIT:
         return text[:TEXT_LIMIT] + f"\n… cut at {TEXT_LIMIT} of {len(text)} characters", data
@@ -118,7 +127,7 @@ def _cut(text: str) -> tuple[str, dict]:
          args=(Arg("target", "@ref or selector (default: the whole page)", kind=TARGET,
                    optional=True),),
          examples=("text", "text @e7", "text '#results'"), read_only=True)
-async def text(ctx, a) -> Outcome:
+async def text(ctx: Context, a: Invocation) -> Outcome:
     body = await _page_or(ctx, a.target, lambda: ctx.page.inner_text("body"),
                           lambda loc: loc.inner_text(timeout=ctx.timeout))
     out, data = _cut(body)
@@ -129,7 +138,7 @@ async def text(ctx, a) -> Outcome:
          args=(Arg("target", "@ref or selector (default: the whole page)", kind=TARGET,
                    optional=True),),
          examples=("html @e3", "html form"), read_only=True)
-async def html(ctx, a) -> Outcome:
+async def html(ctx: Context, a: Invocation) -> Outcome:
     body = await _page_or(ctx, a.target, ctx.page.content,
                           lambda loc: loc.evaluate("el => el.outerHTML"))
     out, data = _cut(body)
@@ -139,8 +148,8 @@ async def html(ctx, a) -> Outcome:
 @command("links", "read", "List the page's links with their refs and URLs.",
          flags=(Flag("--filter", "-f", "only links whose text or URL contains TEXT",
                      value="TEXT"),), read_only=True)
-async def links(ctx, a) -> Outcome:
-    snap = await ctx.tab.take_snapshot()
+async def links(ctx: Context, a: Invocation) -> Outcome:
+    snap = await ctx.needs_tab().take_snapshot()
     rows = []
     for node in snap.walk():
         if node.role == "link" and node.ref:
@@ -182,7 +191,7 @@ FORMS_JS = """() => {
 
 @command("forms", "read", "List the page's forms and their fields, values and selectors.",
          read_only=True)
-async def forms(ctx, a) -> Outcome:
+async def forms(ctx: Context, a: Invocation) -> Outcome:
     found = await ctx.page.evaluate(FORMS_JS)
     lines = []
     for form in found:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -11,27 +12,33 @@ from ..base.paths import given_path
 from ..language.registry import FILE, INT, Arg, Flag, command
 from ..base.result import Outcome
 
+if TYPE_CHECKING:
+    from playwright.async_api import Cookie
+
+    from ..session.context import Context
+    from ..language.parser import Invocation
+
 
 @command("dialog", "state", "Answer the open dialog: accept (with text for a prompt) or dismiss.",
          args=(Arg("action", "accept or dismiss", choices=("accept", "dismiss")),
                Arg("text", "the answer to a prompt()", optional=True)),
          mutates=True, examples=("dialog accept", "dialog accept \"Jane\"", "dialog dismiss"),
          modal_safe=True)
-async def dialog(ctx, a) -> Outcome:
-    tab = ctx.tab
-    if tab.dialog is None:
+async def dialog(ctx: Context, a: Invocation) -> Outcome:
+    tab = ctx.needs_tab()
+    open_dialog, d = tab.dialog, tab.dialog_entry  # the tab sets both when one opens
+    if open_dialog is None or d is None:
         raise CommandError("no dialog is open on this tab: `dialogs` lists earlier ones")
-    d = tab.dialog_entry
     if a.action == "accept":
-        await (tab.dialog.accept(a.text) if a.text is not None else tab.dialog.accept())
+        await (open_dialog.accept(a.text) if a.text is not None else open_dialog.accept())
     else:
-        await tab.dialog.dismiss()
+        await open_dialog.dismiss()
     tab.dialog_answered("accepted" if a.action == "accept" else "dismissed")
     # the message was said when the dialog opened (and stays in the data): not again
     return Outcome(f"{a.action}ed the {d.type}", {"dialog": d.to_json()})
 
 
-def _cookie_line(c: dict) -> str:
+def _cookie_line(c: Cookie) -> str:
     value = c["value"] if len(c["value"]) <= 40 else c["value"][:37] + "..."
     marks = "".join(f" [{m}]" for m, on in (("HttpOnly", c.get("httpOnly")),
                                              ("Secure", c.get("secure"))) if on)
@@ -48,8 +55,8 @@ def _cookie_line(c: dict) -> str:
                 Flag("--all", help="list the cookies of every site, not just this page's")),
          examples=("cookies", "cookies set theme dark", "cookies clear"),
          masked_args=("value",))
-async def cookies(ctx, a) -> Outcome:
-    context = ctx.session.context
+async def cookies(ctx: Context, a: Invocation) -> Outcome:
+    context = ctx.session.browser_context()
     action = a.action or "list"
     page_url = a.url or ctx.page.url
     if action == "set":
@@ -86,7 +93,7 @@ STORAGE_JS = """([kind, action, key, value]) => {
          flags=(Flag("--session", help="sessionStorage instead of localStorage"),),
          examples=("storage", "storage set token abc123", "storage clear --session"),
          masked_args=("value",))
-async def storage(ctx, a) -> Outcome:
+async def storage(ctx: Context, a: Invocation) -> Outcome:
     action = a.action or "list"
     if action == "set" and (not a.key or a.value is None):
         raise UsageError("storage set needs KEY and VALUE: storage set theme dark")
@@ -109,7 +116,7 @@ async def storage(ctx, a) -> Outcome:
          args=(Arg("action", "save or load", choices=("save", "load")),
                Arg("file", "a JSON file (Playwright's storage-state format)", kind=FILE)),
          examples=("state save login.json", "state load login.json"))
-async def state(ctx, a) -> Outcome:
+async def state(ctx: Context, a: Invocation) -> Outcome:
     from ..browser.storage_state import load_state, save_state
     path = given_path(a.file)
     if a.action == "save":
@@ -117,7 +124,7 @@ async def state(ctx, a) -> Outcome:
             raise UsageError(f"{path} is a folder: give a file name, like "
                              f"{path / 'state.json'}")
         try:
-            counts = await save_state(ctx.session.context, path)
+            counts = await save_state(ctx.session.browser_context(), path)
         except OSError as exc:  # a special file, no permission, a full disk
             raise CommandError(f"could not write {path}: {exc.strerror or exc}; give a "
                                "writable file, like ./state.json") from None
@@ -135,7 +142,7 @@ async def state(ctx, a) -> Outcome:
     if not isinstance(data, dict):
         raise UsageError(f"{path} is not a saved state (a JSON object with cookies and "
                          "origins): give a file written by `state save`")
-    counts = await load_state(ctx.session.context, data)
+    counts = await load_state(ctx.session.browser_context(), data)
     return Outcome(f"loaded {counts['cookies']} cookies and storage of {counts['origins']} "
                    f"sites from {path}", {"path": str(path), **counts})
 
@@ -143,7 +150,7 @@ async def state(ctx, a) -> Outcome:
 @command("viewport", "state", "Resize the active tab's viewport.",
          args=(Arg("width", "pixels", kind=INT), Arg("height", "pixels", kind=INT)),
          mutates=True, examples=("viewport 375 812",))
-async def viewport(ctx, a) -> Outcome:
+async def viewport(ctx: Context, a: Invocation) -> Outcome:
     if not (100 <= a.width <= 10_000 and 100 <= a.height <= 10_000):
         raise UsageError("viewport takes a width and height between 100 and 10000 pixels")
     await ctx.page.set_viewport_size({"width": a.width, "height": a.height})
@@ -153,7 +160,7 @@ async def viewport(ctx, a) -> Outcome:
 @command("useragent", "state", "Set the user agent for every tab (empty to restore).",
          args=(Arg("ua", "the user-agent string", raw=True, optional=True),),
          examples=('useragent "Mozilla/5.0 (iPhone) Mobile"',))
-async def useragent(ctx, a) -> Outcome:
+async def useragent(ctx: Context, a: Invocation) -> Outcome:
     session = ctx.session
     if session.default_user_agent is None:
         session.default_user_agent = await ctx.page.evaluate("navigator.userAgent")

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..language.registry import INT, URL, Arg, command
 from ..base.result import Outcome
 from .navigate import goto as goto_handler
 
+if TYPE_CHECKING:
+    from ..session.context import Context
+    from ..language.parser import Invocation
+    from ..page.tab import Tab
 
-def _line(tab) -> str:
+
+def _line(tab: Tab) -> str:
     mark = "*" if tab.session.active is tab else " "
     state = " (loading)" if tab.loading else ""
     state += " [dialog open]" if tab.dialog else ""
@@ -16,7 +23,7 @@ def _line(tab) -> str:
 
 @command("tabs", "tabs", "List the open tabs; * marks the active one.",
          modal_safe=True, read_only=True, tool="browser_tabs")
-async def tabs(ctx, a) -> Outcome:
+async def tabs(ctx: Context, a: Invocation) -> Outcome:
     rows = ctx.session.tabs
     return Outcome("\n".join(_line(t) for t in rows), {"tabs": [t.info() for t in rows]})
 
@@ -24,7 +31,7 @@ async def tabs(ctx, a) -> Outcome:
 @command("tab", "tabs", "Switch to tab N (numbered from 1, as `tabs` shows).",
          args=(Arg("n", "the tab's number", kind=INT),), examples=("tab 2",),
          modal_safe=True, checks_needs=True, switches_tab=True)
-async def tab(ctx, a) -> Outcome:
+async def tab(ctx: Context, a: Invocation) -> Outcome:
     target = ctx.session.tab_at(a.n)
     await ctx.session.switch_to(target)
     return Outcome(f"now on tab {target.index}: {target.title or '(untitled)'} - {target.url}",
@@ -35,7 +42,7 @@ async def tab(ctx, a) -> Outcome:
          args=(Arg("url", "what to open (default: about:blank)", kind=URL, optional=True),),
          mutates=True, examples=("newtab", "newtab example.com"), modal_safe=True,
          switches_tab=True)
-async def newtab(ctx, a) -> Outcome:
+async def newtab(ctx: Context, a: Invocation) -> Outcome:
     new = await ctx.session.new_tab()
     await ctx.session.switch_to(new)
     if a.url:
@@ -47,9 +54,9 @@ async def newtab(ctx, a) -> Outcome:
 @command("closetab", "tabs", "Close tab N (default: the active one).",
          args=(Arg("n", "the tab's number", kind=INT, optional=True),), mutates=True,
          modal_safe=True, switches_tab=True)
-async def closetab(ctx, a) -> Outcome:
+async def closetab(ctx: Context, a: Invocation) -> Outcome:
     session = ctx.session
-    target = session.tab_at(a.n) if a.n is not None else ctx.tab
+    target = session.tab_at(a.n) if a.n is not None else ctx.needs_tab()
     index = target.index
     await target.page.close(run_before_unload=False)
     session.tab_closed(target)  # the close event may arrive later; the list must be right now

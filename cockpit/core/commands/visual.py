@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..base.errors import CommandError, UsageError
 from ..base.paths import given_path
@@ -13,7 +13,14 @@ from ..language.registry import FILE, TARGET, Arg, Flag, command
 from ..base.result import Outcome
 from ..page.annotate import draw_ref_labels, ref_boxes, remove_ref_labels
 
-def _output_path(ctx, given: str | None, suffix: str) -> Path:
+if TYPE_CHECKING:
+    from playwright.async_api import FloatRect, Locator, Page
+
+    from ..session.context import Context
+    from ..language.parser import Invocation
+
+
+def _output_path(ctx: Context, given: str | None, suffix: str) -> Path:
     if given:
         # Said in full: the session may run in another directory than the caller.
         path = given_path(given)
@@ -21,7 +28,7 @@ def _output_path(ctx, given: str | None, suffix: str) -> Path:
             raise UsageError(f"{path} should end in {suffix}")
     else:
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = ctx.session.files_dir / f"{suffix[1:]}-tab{ctx.tab.index}-{stamp}{suffix}"
+        path = ctx.session.files_dir / f"{suffix[1:]}-tab{ctx.needs_tab().index}-{stamp}{suffix}"
         n = 1
         while path.exists():
             n += 1
@@ -38,7 +45,7 @@ PAGE_SIZE_JS = ("() => [document.documentElement.scrollWidth, "
                 "document.documentElement.scrollHeight]")
 
 
-async def _tall_page_clip(page) -> tuple[dict | None, int]:
+async def _tall_page_clip(page: Page) -> tuple[FloatRect | None, int]:
     """The clip of a full-page picture of a page too tall to take whole, and its height
     (None, 0 for a page of sensible height)."""
     width, height = await page.evaluate(PAGE_SIZE_JS)
@@ -51,7 +58,7 @@ def _looks_like_path(word: str) -> bool:
     return word.lower().endswith((".png", ".jpg", ".jpeg")) or "/" in word
 
 
-def _clip(text: str) -> dict:
+def _clip(text: str) -> FloatRect:
     try:
         x, y, w, h = (float(v) for v in text.split(","))
     except ValueError:
@@ -77,10 +84,12 @@ def _clip(text: str) -> dict:
                    "screenshot @e5",
                    "screenshot --clip 0,0,800,400 -o top.png"), read_only=True,
          tool="browser_screenshot")
-async def screenshot(ctx, a) -> Outcome:
-    if a.target and not a.out and _looks_like_path(a.target):
-        a.target, a.out = None, a.target  # `screenshot shot.png`, as other tools take it
-    path = _output_path(ctx, a.out, ".png")
+async def screenshot(ctx: Context, a: Invocation) -> Outcome:
+    target: str | None = a.target
+    out: str | None = a.out
+    if target and not out and _looks_like_path(target):
+        out, target = target, None  # `screenshot shot.png`, as other tools take it
+    path = _output_path(ctx, out, ".png")
     page = ctx.page
     clip = _clip(a.clip) if a.clip else None
     annotated, cut = 0, 0
@@ -88,8 +97,8 @@ async def screenshot(ctx, a) -> Outcome:
         boxes = await draw_ref_labels(page, ctx.needs_tab().names)
         annotated = len(boxes)
     try:
-        if a.target:
-            await ctx.on(a.target, lambda loc: loc.screenshot(path=path, timeout=ctx.timeout))
+        if target:
+            await ctx.on(target, lambda loc: loc.screenshot(path=path, timeout=ctx.timeout))
         else:
             if clip is None and not a.viewport:
                 clip, cut = await _tall_page_clip(page)
@@ -113,7 +122,7 @@ async def screenshot(ctx, a) -> Outcome:
          args=(Arg("file", "where to save it (default: the session's files folder)", kind=FILE,
                    optional=True),),
          examples=("pdf", "pdf report.pdf"), read_only=True)
-async def pdf(ctx, a) -> Outcome:
+async def pdf(ctx: Context, a: Invocation) -> Outcome:
     if ctx.session.engine != "chromium" or ctx.session.headed:
         raise CommandError("pdf works only in headless Chromium: use `screenshot` instead, or "
                            "run the session headless")
@@ -136,13 +145,13 @@ VIEWPORT_JS = "() => [innerWidth, innerHeight]"
                  "saves it. Its data `zoom` holds the pictured area and the ref boxes in it, "
                  "in CSS pixels of the viewport.",
          examples=("zoom", "zoom @e7", "zoom img.captcha"), read_only=True)
-async def zoom(ctx, a) -> Outcome:
+async def zoom(ctx: Context, a: Invocation) -> Outcome:
     page = ctx.page
     width, height = await page.evaluate(VIEWPORT_JS)
     area = {"x": 0.0, "y": 0.0, "w": float(width), "h": float(height)}
     what = f"the page ({width}x{height} px)"
     if a.target:
-        async def box_of(loc) -> dict | None:
+        async def box_of(loc: Locator) -> FloatRect | None:
             await loc.scroll_into_view_if_needed(timeout=ctx.timeout)
             return await loc.bounding_box(timeout=ctx.timeout)
         box = await ctx.on(a.target, box_of)
@@ -156,7 +165,7 @@ async def zoom(ctx, a) -> Outcome:
                    {"zoom": {"target": a.target, "area": area, "labels": labels}})
 
 
-async def _labels(page, names: Callable[[str], str]) -> list[dict]:
+async def _labels(page: Page, names: Callable[[str], str]) -> list[dict[str, Any]]:
     boxes = await ref_boxes(page, names)
     # The boxes snapshot replaced Playwright's ref map; a plain one restores it (refs are
     # stable, so it is the same map), as draw_ref_labels does.
@@ -164,7 +173,9 @@ async def _labels(page, names: Callable[[str], str]) -> list[dict]:
     return boxes
 
 
-def _inside(box: dict, area: dict) -> bool:
+def _inside(box: dict[str, Any], area: dict[str, float]) -> bool:
     """The box's top-left corner is in the area (where its label is drawn)."""
-    return (area["x"] <= box["x"] < area["x"] + area["w"] and
-            area["y"] <= box["y"] < area["y"] + area["h"])
+    x: float = box["x"]  # a ref box: JSON from the page (annotate.ref_boxes)
+    y: float = box["y"]
+    return (area["x"] <= x < area["x"] + area["w"] and
+            area["y"] <= y < area["y"] + area["h"])

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Literal
 
 from playwright.async_api import Error as PlaywrightError
 
 from ..base.errors import CommandError, UsageError
 from ..language.registry import INT, TARGET, Arg, Flag, command
 from ..base.result import Outcome
+
+if TYPE_CHECKING:
+    from ..session.context import Context
+    from ..language.parser import Invocation
+
+LoadState = Literal["domcontentloaded", "load", "networkidle"]  # as Page.wait_for_load_state
+
 
 @command("wait", "interact", "Wait until something is true (every condition given).",
          args=(Arg("target", "an element to wait for (same as --selector), or a number of "
@@ -27,29 +35,32 @@ from ..base.result import Outcome
          mutates=True, waits_for=("timeout", "ms", "target"),
          examples=('wait --text "Welcome"', "wait --url '**/inbox'", "wait 500",
                    "wait @e5"))
-async def wait(ctx, a) -> Outcome:
+async def wait(ctx: Context, a: Invocation) -> Outcome:
     page, timeout = ctx.page, a.timeout
-    if a.target and a.ms is None and re.fullmatch(r"\d+", a.target):
-        a.target, a.ms = None, int(a.target)  # `wait 500`: milliseconds, as elsewhere
-    selector = a.selector or a.target
-    if not any([a.text, a.gone, a.url, selector, a.load, a.idle, a.ms is not None]):
+    target: str | None = a.target
+    ms: int | None = a.ms
+    if target and ms is None and re.fullmatch(r"\d+", target):
+        ms, target = int(target), None  # `wait 500`: milliseconds, as elsewhere
+    selector = a.selector or target
+    if not any([a.text, a.gone, a.url, selector, a.load, a.idle, ms is not None]):
         raise UsageError("wait needs a condition: --text, --gone, --url, --selector (or a "
                          "target), --load, --idle or --ms; e.g. wait --text \"Done\"")
     done: list[str] = []
     current = ""  # the condition being waited for, named if it times out
     try:
-        if a.ms is not None:
-            if not 0 <= a.ms <= 600_000:
+        if ms is not None:
+            if not 0 <= ms <= 600_000:
                 raise UsageError("wait --ms takes 0 to 600000 milliseconds")
-            await page.wait_for_timeout(a.ms)
-            done.append(f"{a.ms} ms")
+            await page.wait_for_timeout(ms)
+            done.append(f"{ms} ms")
         if a.url:
             current = f"--url {a.url}"
             pattern = re.compile(a.url[1:-1]) if len(a.url) > 2 and a.url[0] == a.url[-1] \
                 == "/" else a.url
             await page.wait_for_url(pattern, timeout=timeout, wait_until="commit")
             done.append(f"URL {page.url}")
-        for state, wanted in (("load", a.load), ("networkidle", a.idle)):
+        states: tuple[tuple[LoadState, bool], ...] = (("load", a.load), ("networkidle", a.idle))
+        for state, wanted in states:
             if wanted:
                 current = "--load (the load event)" if state == "load" else "--idle"
                 await page.wait_for_load_state(state, timeout=timeout)
