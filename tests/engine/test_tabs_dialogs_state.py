@@ -172,3 +172,14 @@ async def test_events_follow_commands_tabs_console_and_dialogs(s, site):
     finished = [e for e in seen if e.kind == "command.finished"]
     assert finished[0].data["command"].startswith("goto") and finished[0].data["ok"]
     assert {e.data["source"] for e in finished} == {"human"}
+
+
+async def test_a_user_agent_no_header_can_carry_is_refused_and_not_kept(s):
+    """A control character (as a fuzzed or pasted line may hold) is refused at once; it is
+    not kept either, so tabs opened later do not each fail on it in the background."""
+    result = await s.run("useragent bad\x07agent")
+    assert not result.ok and "control characters" in result.error
+    assert s.user_agent is None
+    opened = await s.run("newtab about:blank")
+    assert opened.ok, opened.error
+    await s.run("closetab")

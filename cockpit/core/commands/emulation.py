@@ -13,6 +13,7 @@ from ..network.options import check_locale, check_timezone
 from .relaunching import devices, relaunch_for, set_device
 from ..language.registry import Arg, Flag, command
 from ..base.result import Outcome
+from ..language.parser import excerpt
 
 if TYPE_CHECKING:
     from ..language.parser import Invocation
@@ -40,7 +41,7 @@ def _number(word: str, what: str, low: float, high: float) -> float:
     try:
         value = float(word)
     except ValueError:
-        raise UsageError(f"geo: {what} {word!r} is not a number") from None
+        raise UsageError(f"geo: {what} {excerpt(word)!r} is not a number") from None
     if not math.isfinite(value) or not low <= value <= high:
         raise UsageError(f"geo: {what} must be between {low:g} and {high:g}")
     return value
@@ -111,7 +112,8 @@ def _choice(value: str | None, flag: str, choices: tuple[str, ...]) -> str | Non
     if value is None or value.lower() == "none":
         return None
     if value.lower() not in choices:
-        raise UsageError(f"media: {flag} takes {', '.join(choices)} or none, not {value!r}")
+        raise UsageError(f"media: {flag} takes {', '.join(choices)} or none, "
+                         f"not {excerpt(value)!r}")
     return value.lower()
 
 

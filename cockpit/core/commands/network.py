@@ -16,8 +16,7 @@ if TYPE_CHECKING:
     from ..language.parser import Invocation
     from ..session.context import Context
 
-PATTERN_HELP = ("Playwright's URL glob (`**/api/*`: `**` any characters, `*` any but `/`) "
-                "or a /regular expression/")
+PATTERN_HELP = "a URL glob (`**/api/*`) or a /regular expression/"
 
 
 @command("route", "network", "Answer matching requests yourself: mock, change or fail them.",
@@ -28,14 +27,16 @@ PATTERN_HELP = ("Playwright's URL glob (`**/api/*`: `**` any characters, `*` any
                 Flag("--file", help="answer with this file's bytes", value="F", kind=FILE),
                 Flag("--header", help="a response header (repeatable)", value='"K: V"',
                      repeat=True),
-                Flag("--content-type", help="the Content-Type answered (default: JSON "
-                     "for a body that looks like JSON)", value="T"),
+                Flag("--content-type", help="the Content-Type (default: JSON for a JSON "
+                     "body)", value="T"),
                 Flag("--abort", help="fail the request as a network error"),
                 Flag("--delay", help="answer this many milliseconds later", value="MS",
                      kind=INT),
                 Flag("--times", help="only the next N matching requests", value="N",
                      kind=INT)),
-         details=("Every tab, now and later, and a relaunched browser (handoff) keep it. "
+         details=("PATTERN is Playwright's URL glob (`**` any characters, `*` any but `/`) "
+                  "or a /regular expression/. "
+                  "Every tab, now and later, and a relaunched browser (handoff) keep it. "
                   "Without --status, --body, --file or --content-type the server still "
                   "answers: --delay slows it and --header adds headers to its answer. "
                   "A newer route over the same URLs wins."),
@@ -91,8 +92,7 @@ async def routes(ctx: Context, a: Invocation) -> Outcome:
          args=(Arg("n", "its number in `network` (#N)", kind=INT),),
          details=("Cookies, Authorization headers and credential-like query values and "
                   "form fields show as ***; bearer tokens and JWTs in bodies are masked."),
-         examples=("request 12",), read_only=True, modal_safe=True, needs_tab=False,
-         tool="browser_network_request")
+         examples=("request 12",), read_only=True, modal_safe=True, needs_tab=False)
 async def request(ctx: Context, a: Invocation) -> Outcome:
     entry = next((e for e in ctx.session.buffers.network if e.id == a.n), None)
     if entry is None:

@@ -162,11 +162,20 @@ async def viewport(ctx: Context, a: Invocation) -> Outcome:
          examples=('useragent "Mozilla/5.0 (iPhone) Mobile"',))
 async def useragent(ctx: Context, a: Invocation) -> Outcome:
     session = ctx.session
+    if a.ua and any(ord(c) < 0x20 or ord(c) == 0x7F for c in a.ua):
+        # a header value cannot hold them (the browser refuses the override)
+        raise UsageError("useragent: the user agent cannot hold control characters (tabs, "
+                         "newlines, NUL): give it on one line, as a header would carry it")
     if session.default_user_agent is None:
         session.default_user_agent = await ctx.page.evaluate("navigator.userAgent")
-    session.user_agent = a.ua or None
-    for tab in session.tabs:
-        await session.apply_user_agent(tab)
+    before, session.user_agent = session.user_agent, a.ua or None
+    try:
+        for tab in session.tabs:
+            await session.apply_user_agent(tab)
+    except Exception:
+        # not kept when the browser refused it: new tabs would each fail on it later
+        session.user_agent = before
+        raise
     if not a.ua:
         return Outcome(f"user agent restored: {session.default_user_agent}")
     return Outcome(f"user agent set for {len(session.tabs)} tab(s) and new ones: {a.ua} "

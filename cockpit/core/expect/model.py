@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base.errors import CommandError, UsageError
+from ..language.parser import excerpt
 
 STATES = ("visible", "hidden", "enabled", "disabled", "checked", "unchecked", "focused")
 ELEMENT_CHECKS = STATES + ("text", "value")
@@ -147,7 +148,7 @@ def expectation_of(params: dict[str, Any]) -> Expectation:
             return made("count", check, int(value))
         if value is not None:
             raise UsageError(f"expect {subject} takes one value: quote text that has "
-                             f"spaces, e.g. expect {subject} \"{check} {value}\"")
+                             f"spaces, e.g. expect {subject} \"{excerpt(f'{check} {value}')}\"")
         if subject == "text":
             return made("page_text", None, check)
         expected = pattern_or_text(check)
@@ -155,8 +156,9 @@ def expectation_of(params: dict[str, Any]) -> Expectation:
     if check is None:
         hint = (f"; `{subject}` alone checks nothing: expect {subject} TEXT"
                 if subject in PAGE_SUBJECTS else "")
-        raise UsageError(f"expect {subject} needs a check: {' | '.join(STATES)}, text TEXT "
-                         f"or value TEXT (e.g. expect {subject} visible){hint}")
+        said = excerpt(subject)
+        raise UsageError(f"expect {said} needs a check: {' | '.join(STATES)}, text TEXT "
+                         f"or value TEXT (e.g. expect {said} visible){hint}")
     check = check.lower()
     if check in STATES:
         if value is not None:
@@ -164,8 +166,9 @@ def expectation_of(params: dict[str, Any]) -> Expectation:
         return made(check, subject, None)
     if check in ("text", "value"):
         if value is None:
-            raise UsageError(f"expect TARGET {check} needs the text: expect {subject} "
-                             f"{check} \"...\"")
+            raise UsageError(f"expect TARGET {check} needs the text: expect "
+                             f"{excerpt(subject)} {check} \"...\"")
         return made(check, subject, value)
-    raise UsageError(f"expect: '{check}' is not a check: {' | '.join(STATES)}, text TEXT or "
-                     f"value TEXT; or expect url|title|text TEXT, expect count SELECTOR N")
+    raise UsageError(f"expect: '{excerpt(check)}' is not a check: {' | '.join(STATES)}, "
+                     "text TEXT or value TEXT; or expect url|title|text TEXT, expect count "
+                     "SELECTOR N")

@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from ..base.errors import UsageError
+from ..language.parser import excerpt
 
 log = logging.getLogger("cockpit")
 
@@ -22,6 +23,6 @@ def device_options(found: dict[str, dict[str, Any]], name: str) -> tuple[str, di
     if exact is None:
         near = difflib.get_close_matches(name, list(found), n=3, cutoff=0.5)
         hint = f"did you mean {', '.join(repr(n) for n in near)}? " if near else ""
-        raise UsageError(f"no device {name!r}: {hint}`device list` names them all")
+        raise UsageError(f"no device {excerpt(name)!r}: {hint}`device list` names them all")
     descriptor = found[exact]
     return exact, {k: descriptor[k] for k in DEVICE_KEYS if k in descriptor}

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .state import proxy_option
+from ..language.parser import excerpt
 
 if TYPE_CHECKING:
     from .state import NetworkState
@@ -22,14 +23,15 @@ def check_timezone(name: str) -> str:
     try:
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"{name!r} is not an IANA timezone: give one like Europe/Paris, "
+        raise ValueError(f"{excerpt(name)!r} is not an IANA timezone: give one like Europe/Paris, "
                          "America/New_York or UTC") from None
     return name
 
 
 def check_locale(tag: str) -> str:
     if not LOCALE_TAG.fullmatch(tag):
-        raise ValueError(f"{tag!r} is not a language tag: give one like de-DE, fr or pt-BR")
+        raise ValueError(f"{excerpt(tag)!r} is not a language tag: give one like de-DE, fr "
+                         "or pt-BR")
     return tag
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base.errors import UsageError
+from ..language.parser import excerpt
 
 log = logging.getLogger("cockpit")
 
@@ -40,7 +41,7 @@ def header_pairs(given: list[str]) -> dict[str, str]:
     for item in given:
         name, sep, value = item.partition(":")
         if not sep or not name.strip():
-            raise UsageError(f"--header takes \"Name: value\", not {item!r}")
+            raise UsageError(f"--header takes \"Name: value\", not {excerpt(item)!r}")
         headers[name.strip()] = value.strip()
     return headers
 

@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 # Playwright records the caller's stack with every call it makes, so each frame between
 # `Session.run` and the page costs time: the common path below is kept flat on purpose.
 
+MAX_ERROR = 600  # characters of an error message, at most
+
+
 async def execute_line(session: Session, command: Command, source: str) -> Result:
     """Run one parsed line, turning whatever happens into a Result (never raises)."""
     line = command.line
@@ -67,7 +70,10 @@ def _failure(line: str, exc: Exception, source: str) -> Result:
         exc = CommandError(f"internal error in `{excerpt(line)}`: {type(exc).__name__}: "
                            f"{excerpt(str(exc), 200)} (the session goes on; please report "
                            "this)")
-    return Result(line, False, error=exc.message, data=exc.data, exit_code=exc.exit_code,
+    # an error that quotes a huge or hostile input is cut whatever the command: a result
+    # stays a line a person or a model reads (the excerpt keeps its start and length)
+    error = exc.message if len(exc.message) <= MAX_ERROR else excerpt(exc.message, MAX_ERROR)
+    return Result(line, False, error=error, data=exc.data, exit_code=exc.exit_code,
                   source=source)
 
 
