@@ -9,6 +9,7 @@ from ..network.har import HarRecorder
 from ..network.requests import as_text, detail
 from ..network.routes import RouteRule, header_pairs, matcher
 from ..base.paths import given_path
+from ..language.parser import excerpt
 from ..language.registry import FILE, INT, Arg, Flag, command
 from ..base.result import Outcome
 
@@ -66,10 +67,11 @@ async def unroute(ctx: Context, a: Invocation) -> Outcome:
         if a.pattern is None:
             return Outcome("no routes to remove", {"removed": 0})
         known = ", ".join(r.pattern for r in state.routes) or "none"
-        raise UsageError(f"no route for {a.pattern!r} (routes: {known}); `routes` lists them")
+        raise UsageError(f"no route for {excerpt(a.pattern)!r} (routes: {known}); `routes` "
+                         "lists them")
     context = ctx.session.browser_context()
     for rule in gone:
-        await context.unroute(matcher(rule.pattern), rule._handler)
+        await rule.remove_from(context)
         state.routes.remove(rule)
     return Outcome(f"removed {len(gone)} route(s)", {"removed": len(gone)})
 

@@ -8,10 +8,13 @@ import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base.errors import UsageError
 from ..language.parser import excerpt
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext
 
 log = logging.getLogger("cockpit")
 
@@ -148,6 +151,11 @@ class RouteRule:
 
         self._handler = answer
         return answer
+
+    async def remove_from(self, context: BrowserContext) -> None:
+        """Take this route off the context it was put on (its handler, not its pattern's
+        others: a newer route over the same URLs stays)."""
+        await context.unroute(matcher(self.pattern), self._handler)
 
 
 def _guess_type(rule: RouteRule) -> str | None:
