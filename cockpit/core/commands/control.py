@@ -8,7 +8,7 @@ from ..base.result import Outcome
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..session.context import Context
+    from ..session.session import CommandContext
     from ..language.parser import Invocation
 
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
                  "window cannot open, the headless browser goes on as it was.",
          examples=('handoff "solve the CAPTCHA"', "handoff --terminal type the MFA code"),
          needs_person=True, interrupts=True, tool="browser_handoff")
-async def handoff(ctx: Context, a: Invocation) -> Outcome:
+async def handoff(ctx: CommandContext, a: Invocation) -> Outcome:
     return await ctx.session.handoff.start(" ".join(a.reason or []), terminal=a.terminal)
 
 
@@ -32,5 +32,5 @@ async def handoff(ctx: Context, a: Invocation) -> Outcome:
                  "snapshot taken at handoff and a fresh snapshot of the tab in front.",
          examples=("resume",),
          modal_safe=True, needs_tab=False, never_held=True, needs_person=True, interrupts=True)
-async def resume(ctx: Context, a: Invocation) -> Outcome:
+async def resume(ctx: CommandContext, a: Invocation) -> Outcome:
     return await ctx.session.handoff.end()

@@ -17,7 +17,7 @@ from ..language.parser import excerpt
 
 if TYPE_CHECKING:
     from ..language.parser import Invocation
-    from ..session.context import Context
+    from ..session.session import CommandContext
 
 SURVIVES = "It survives a handoff and a browser relaunch."
 
@@ -29,7 +29,7 @@ SURVIVES = "It survives a handoff and a browser relaunch."
          details=("A running browser cannot become a touch or mobile one: the browser is "
                   "relaunched with the device, keeping tabs, cookies and storage. " + SURVIVES),
          examples=('device "iPhone 13"', "device list", "device off"))
-async def device(ctx: Context, a: Invocation) -> Outcome:
+async def device(ctx: CommandContext, a: Invocation) -> Outcome:
     name = a.name.strip().strip("\"'")
     if name.lower() == "list":
         names = sorted(devices(ctx.session))
@@ -52,7 +52,7 @@ def _number(word: str, what: str, low: float, high: float) -> float:
          flags=(Flag("--accuracy", help="metres (default 10)", value="M"),),
          details="navigator.geolocation answers with it. " + SURVIVES,
          examples=("geo 48.8584 2.2945", "geo 51.5 -0.12 --accuracy 50", "geo off"))
-async def geo(ctx: Context, a: Invocation) -> Outcome:
+async def geo(ctx: CommandContext, a: Invocation) -> Outcome:
     state = ctx.session.network
     if a.lat.lower() == "off":
         if a.lon is not None:
@@ -74,7 +74,7 @@ async def geo(ctx: Context, a: Invocation) -> Outcome:
 @command("offline", "emulation", "Take the browser offline (requests fail) or back online.",
          args=(Arg("state", "on or off", choices=("on", "off")),),
          details=SURVIVES, examples=("offline on", "offline off"))
-async def offline(ctx: Context, a: Invocation) -> Outcome:
+async def offline(ctx: CommandContext, a: Invocation) -> Outcome:
     state = ctx.session.network
     state.offline = a.state == "on"
     await ctx.session.browser_context().set_offline(state.offline)
@@ -90,7 +90,7 @@ async def offline(ctx: Context, a: Invocation) -> Outcome:
          details="matchMedia and CSS media queries see it. With no flag: both back to the "
                  "browser's own. " + SURVIVES,
          examples=("media --color-scheme dark", "media --reduced-motion reduce", "media"))
-async def media(ctx: Context, a: Invocation) -> Outcome:
+async def media(ctx: CommandContext, a: Invocation) -> Outcome:
     state = ctx.session.network
     scheme = _choice(a.color_scheme, "--color-scheme", ("light", "dark", "no-preference"))
     motion = _choice(a.reduced_motion, "--reduced-motion", ("reduce", "no-preference"))
@@ -117,7 +117,7 @@ def _choice(value: str | None, flag: str, choices: tuple[str, ...]) -> str | Non
     return value.lower()
 
 
-async def _page_setting(ctx: Context, key: str, value: str | None) -> Outcome:
+async def _page_setting(ctx: CommandContext, key: str, value: str | None) -> Outcome:
     state = ctx.session.network
     before = getattr(state, key)
     setattr(state, key, value)
@@ -134,7 +134,7 @@ async def _page_setting(ctx: Context, key: str, value: str | None) -> Outcome:
          args=(Arg("id", "an IANA timezone such as Europe/Paris, or off"),),
          details="Date and Intl see it. " + SURVIVES,
          examples=("timezone Asia/Tokyo", "timezone off"))
-async def timezone(ctx: Context, a: Invocation) -> Outcome:
+async def timezone(ctx: CommandContext, a: Invocation) -> Outcome:
     if a.id.lower() == "off":
         return await _page_setting(ctx, "timezone", None)
     return await _page_setting(ctx, "timezone", valid_timezone(a.id))
@@ -158,7 +158,7 @@ def valid_locale(tag: str) -> str:
          args=(Arg("tag", "a language tag such as de-DE, or off"),),
          details="Intl formats numbers and dates with it. " + SURVIVES,
          examples=("locale de-DE", "locale off"))
-async def locale(ctx: Context, a: Invocation) -> Outcome:
+async def locale(ctx: CommandContext, a: Invocation) -> Outcome:
     return await _page_setting(ctx, "locale",
                                None if a.tag.lower() == "off" else valid_locale(a.tag))
 
@@ -170,7 +170,7 @@ async def locale(ctx: Context, a: Invocation) -> Outcome:
          details="Values are masked in recordings and listings. " + SURVIVES,
          examples=('headers set X-Test-Run "nightly"', "headers clear"),
          masked_args=("value",))
-async def headers(ctx: Context, a: Invocation) -> Outcome:
+async def headers(ctx: CommandContext, a: Invocation) -> Outcome:
     state = ctx.session.network
     if a.action == "clear":
         if a.name or a.value:
@@ -198,7 +198,7 @@ async def headers(ctx: Context, a: Invocation) -> Outcome:
                   + SURVIVES),
          examples=("credentials admin $ADMIN_PASSWORD", "credentials clear"),
          masked_args=("password",), secret_args=("password",))
-async def credentials(ctx: Context, a: Invocation) -> Outcome:
+async def credentials(ctx: CommandContext, a: Invocation) -> Outcome:
     session = ctx.session
     if a.user.lower() == "clear" and a.password is None:
         session.network.credentials = None
@@ -222,7 +222,7 @@ async def credentials(ctx: Context, a: Invocation) -> Outcome:
                    variadic=True)),
          details=SURVIVES,
          examples=("permissions grant notifications clipboard-read", "permissions clear"))
-async def permissions(ctx: Context, a: Invocation) -> Outcome:
+async def permissions(ctx: CommandContext, a: Invocation) -> Outcome:
     state = ctx.session.network
     names: list[Any] = list(a.names or [])
     if a.action == "clear":

@@ -13,7 +13,7 @@ from ..base.result import Outcome
 
 if TYPE_CHECKING:
     from ..language.parser import Invocation
-    from ..session.context import Context
+    from ..session.session import CommandContext
 
 
 @command("expect", "expect",
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
                    "expect count 'tr.row' 3", "expect @e5 hidden --timeout 10000",
                    "expect @e9 checked --not"),
          read_only=True, asserts=True, waits_for=("timeout",), tool="browser_expect")
-async def expect(ctx: Context, a: Invocation) -> Outcome:
+async def expect(ctx: CommandContext, a: Invocation) -> Outcome:
     return await check(ctx, expectation_of(a.params))
 
 
@@ -59,6 +59,6 @@ async def expect(ctx: Context, a: Invocation) -> Outcome:
                  "recorded, replayed and exported. In the TUI, `a` on a ref's row offers "
                  "them to pick from.",
          examples=("expectations @e3", "expectations '#status'"), read_only=True)
-async def expectations(ctx: Context, a: Invocation) -> Outcome:
+async def expectations(ctx: CommandContext, a: Invocation) -> Outcome:
     lines = await proposals(ctx, a.target)
     return Outcome("\n".join([*lines, *ctx.notes]), {"proposals": lines})

@@ -20,7 +20,7 @@ from ..network.requests import mask_url
 
 
 if TYPE_CHECKING:
-    from ..session.context import Context
+    from ..session.session import CommandContext
     from ..language.parser import Invocation
 
 Item = TypeVar("Item")
@@ -107,7 +107,7 @@ async def _navigated(page: Page, before: str) -> Outcome:
                  "what it changed.",
          examples=("js document.title", "js document.querySelectorAll('a').length",
                    "js await fetch('/api/messages').then(r => r.json())"))
-async def js(ctx: Context, a: Invocation) -> Outcome:
+async def js(ctx: CommandContext, a: Invocation) -> Outcome:
     return await evaluate_code(ctx.page, a.code)
 
 
@@ -115,7 +115,7 @@ async def js(ctx: Context, a: Invocation) -> Outcome:
          args=(Arg("file", "path to a .js file (an expression or statements with return)",
                    kind=FILE),),
          examples=("eval scripts/collect.js",))
-async def eval_(ctx: Context, a: Invocation) -> Outcome:
+async def eval_(ctx: CommandContext, a: Invocation) -> Outcome:
     path = given_path(a.file)
     if not path.is_file():
         raise UsageError(f"no such file: {path} (paths are relative to {base()})")
@@ -130,7 +130,7 @@ async def eval_(ctx: Context, a: Invocation) -> Outcome:
 
 
 @command("attrs", "inspect", "Print an element's HTML attributes.", args=(T,), read_only=True)
-async def attrs(ctx: Context, a: Invocation) -> Outcome:
+async def attrs(ctx: CommandContext, a: Invocation) -> Outcome:
     locator = await ctx.one(a.target)
     found = await locator.evaluate(
         "el => Object.fromEntries([...el.attributes].map(x => [x.name, x.value]))")
@@ -142,7 +142,7 @@ async def attrs(ctx: Context, a: Invocation) -> Outcome:
          args=(T, Arg("properties", "CSS properties, e.g. color display", variadic=True,
                       optional=True)),
          examples=("css @e3", "css @e3 color z-index"), read_only=True)
-async def css(ctx: Context, a: Invocation) -> Outcome:
+async def css(ctx: CommandContext, a: Invocation) -> Outcome:
     locator = await ctx.one(a.target)
     props = a.properties or list(DEFAULT_CSS)
     found = await locator.evaluate(
@@ -154,7 +154,7 @@ async def css(ctx: Context, a: Invocation) -> Outcome:
 @command("is", "inspect", "Say whether an element is visible, enabled or checked (true or false).",
          args=(Arg("state", "what to ask", choices=("visible", "enabled", "checked")), T),
          examples=("is visible @e4", "is checked '#terms'"), read_only=True)
-async def is_(ctx: Context, a: Invocation) -> Outcome:
+async def is_(ctx: CommandContext, a: Invocation) -> Outcome:
     locator = await ctx.locate(a.target)
     if a.state == "visible":
         count = await locator.count()
@@ -175,7 +175,7 @@ async def is_(ctx: Context, a: Invocation) -> Outcome:
 @command("count", "inspect", "Count the elements a selector matches.",
          args=(Arg("selector", "a CSS selector", kind=TARGET),), examples=("count 'tr.row'",),
          read_only=True)
-async def count(ctx: Context, a: Invocation) -> Outcome:
+async def count(ctx: CommandContext, a: Invocation) -> Outcome:
     locator = await ctx.locate(a.selector)
     n = await locator.count()
     return Outcome(str(n), {"count": n})
@@ -190,7 +190,7 @@ def _last(items: list[Item], n: int | None) -> list[Item]:
                 Flag("--last", "-n", "only the last N", value="N", kind=INT),
                 Flag("--clear", help="empty the buffer after showing it")),
          modal_safe=True, read_only=True)
-async def console(ctx: Context, a: Invocation) -> Outcome:
+async def console(ctx: CommandContext, a: Invocation) -> Outcome:
     buf = ctx.session.buffers.console
     rows = [e for e in buf if not a.errors or e.level in ("error", "pageerror")]
     rows = _last(rows, a.last)
@@ -210,7 +210,7 @@ async def console(ctx: Context, a: Invocation) -> Outcome:
                 Flag("--last", "-n", "only the last N", value="N", kind=INT),
                 Flag("--clear", help="empty the buffer after showing it")),
          aliases=("requests",), modal_safe=True, read_only=True)
-async def network(ctx: Context, a: Invocation) -> Outcome:
+async def network(ctx: CommandContext, a: Invocation) -> Outcome:
     buf = ctx.session.buffers.network
     rows = [e for e in buf
             if (not a.failed or e.failure or (e.status or 0) >= 400)
@@ -230,7 +230,7 @@ async def network(ctx: Context, a: Invocation) -> Outcome:
 
 @command("dialogs", "inspect", "Show the dialogs (alert, confirm, prompt) pages have opened.",
          modal_safe=True, read_only=True)
-async def dialogs(ctx: Context, a: Invocation) -> Outcome:
+async def dialogs(ctx: CommandContext, a: Invocation) -> Outcome:
     rows = list(ctx.session.buffers.dialogs)
     lines = [f"{d.type} \"{d.message}\" -> {d.answer or 'OPEN'}  (tab {d.tab})" for d in rows]
     return Outcome("\n".join(lines) or "(no dialogs)", {"dialogs": [d.to_json() for d in rows]})
@@ -252,7 +252,7 @@ PERF_JS = """() => {
 
 
 @command("perf", "inspect", "Show the page's load timings and size.", read_only=True)
-async def perf(ctx: Context, a: Invocation) -> Outcome:
+async def perf(ctx: CommandContext, a: Invocation) -> Outcome:
     found = await ctx.page.evaluate(PERF_JS)
     if found:
         found = {k: v for k, v in found.items() if v is not None}

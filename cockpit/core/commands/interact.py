@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from playwright.async_api import Locator
 
     from ..model.snapshot import Node
-    from ..session.context import Context
+    from ..session.session import CommandContext
     from ..language.parser import Invocation
 
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
@@ -32,7 +32,7 @@ T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
                 Flag("--modifiers", help="keys held, e.g. Shift or Control+Shift",
                      value="KEYS")),
          examples=("click @e6", "click 'button[type=submit]'"), tool="browser_click")
-async def click(ctx: Context, a: Invocation) -> Outcome:
+async def click(ctx: CommandContext, a: Invocation) -> Outcome:
     mods = a.modifiers.split("+") if a.modifiers else None
     button: quick_click.Button = "right" if a.right else "left"
     tab = ctx.needs_tab()
@@ -49,7 +49,7 @@ async def click(ctx: Context, a: Invocation) -> Outcome:
 
 
 @command("dblclick", "interact", "Double-click an element.", args=(T,), mutates=True)
-async def dblclick(ctx: Context, a: Invocation) -> Outcome:
+async def dblclick(ctx: CommandContext, a: Invocation) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.dblclick(timeout=ctx.timeout))
     return Outcome(f"double-clicked {ctx.named(a.target)}")
 
@@ -58,7 +58,7 @@ async def dblclick(ctx: Context, a: Invocation) -> Outcome:
          args=(T, Arg("text", "the new value; quote it if it has spaces")), mutates=True,
          examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"), typed_text="text",
          tool="browser_fill")
-async def fill(ctx: Context, a: Invocation) -> Outcome:
+async def fill(ctx: CommandContext, a: Invocation) -> Outcome:
     done = f"filled {ctx.named(a.target)}"
     tab = ctx.needs_tab()
     selector = ref_selector(tab, a.target)
@@ -81,7 +81,7 @@ async def fill(ctx: Context, a: Invocation) -> Outcome:
 IS_PASSWORD_JS = "e => e.type === 'password' || /password/i.test(e.autocomplete || '')"
 
 
-async def _into(ctx: Context, target: str, action: Callable[[Locator], Awaitable[None]],
+async def _into(ctx: CommandContext, target: str, action: Callable[[Locator], Awaitable[None]],
                 done: str) -> Outcome:
     locator = await ctx.locate(target)  # checked once, for both calls below
     secret = await _is_password(ctx, target, locator)
@@ -94,7 +94,7 @@ async def _into(ctx: Context, target: str, action: Callable[[Locator], Awaitable
     return Outcome(done, {"secret": True} if secret else {})
 
 
-async def _is_password(ctx: Context, target: str, locator: Locator) -> bool:
+async def _is_password(ctx: CommandContext, target: str, locator: Locator) -> bool:
     selector = ref_selector(ctx.needs_tab(), target)
     if selector is not None:  # a ref: one round trip (a locator's evaluate is three)
         try:
@@ -113,7 +113,7 @@ async def _is_password(ctx: Context, target: str, locator: Locator) -> bool:
          flags=(Flag("--delay", help="milliseconds between keys", value="MS", kind="int"),),
          details="Unlike fill, type appends and triggers keydown/keyup for every character.",
          examples=('type @e9 "hello"',), typed_text="text", tool="browser_type")
-async def type_(ctx: Context, a: Invocation) -> Outcome:
+async def type_(ctx: CommandContext, a: Invocation) -> Outcome:
     return await _into(ctx, a.target, lambda loc: loc.press_sequentially(
         a.text, delay=a.delay or 0, timeout=ctx.timeout),
         f"typed {len(a.text)} characters into {ctx.named(a.target)}")
@@ -124,7 +124,7 @@ async def type_(ctx: Context, a: Invocation) -> Outcome:
                Arg("target", "where to press it (default: the focused element)", kind=TARGET,
                    optional=True)),
          mutates=True, examples=("press Enter", "press Control+a @e4"), tool="browser_press")
-async def press(ctx: Context, a: Invocation) -> Outcome:
+async def press(ctx: CommandContext, a: Invocation) -> Outcome:
     try:
         if a.target:
             await ctx.on(a.target, lambda loc: loc.press(a.key, timeout=ctx.timeout))
@@ -142,26 +142,26 @@ async def press(ctx: Context, a: Invocation) -> Outcome:
 
 
 @command("hover", "interact", "Move the mouse over an element.", args=(T,), mutates=True)
-async def hover(ctx: Context, a: Invocation) -> Outcome:
+async def hover(ctx: CommandContext, a: Invocation) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.hover(timeout=ctx.timeout))
     return Outcome(f"hovering {ctx.named(a.target)}")
 
 
 @command("focus", "interact", "Give an element the keyboard focus.", args=(T,), mutates=True)
-async def focus(ctx: Context, a: Invocation) -> Outcome:
+async def focus(ctx: CommandContext, a: Invocation) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.focus(timeout=ctx.timeout))
     return Outcome(f"focused {ctx.named(a.target)}")
 
 
 @command("check", "interact", "Tick a checkbox or choose a radio button.", args=(T,),
          mutates=True)
-async def check(ctx: Context, a: Invocation) -> Outcome:
+async def check(ctx: CommandContext, a: Invocation) -> Outcome:
     await _set_checked(ctx, a.target, True)
     return Outcome(f"checked {ctx.named(a.target)}")
 
 
 @command("uncheck", "interact", "Untick a checkbox.", args=(T,), mutates=True)
-async def uncheck(ctx: Context, a: Invocation) -> Outcome:
+async def uncheck(ctx: CommandContext, a: Invocation) -> Outcome:
     await _set_checked(ctx, a.target, False)
     return Outcome(f"unchecked {ctx.named(a.target)}")
 
@@ -198,7 +198,7 @@ LABEL_POINT_JS = """(el, want) => {
 }"""
 
 
-async def _set_checked(ctx: Context, target: str, want: bool) -> None:
+async def _set_checked(ctx: CommandContext, target: str, want: bool) -> None:
     """Check or uncheck like the user does: a box its own label covers (custom-styled) is
     clicked where the user sees it, at once; any other through Playwright's checks."""
     locator = await ctx.locate(target)
@@ -219,7 +219,7 @@ async def _set_checked(ctx: Context, target: str, want: bool) -> None:
     await ctx.on(target, lambda loc: loc.set_checked(want, timeout=ctx.timeout), locator)
 
 
-def _node(ctx: Context, target: str) -> Node | None:
+def _node(ctx: CommandContext, target: str) -> Node | None:
     """The target's snapshot node, when it is a ref."""
     snapshot = ctx.needs_tab().snapshot
     ref = as_ref(target)
@@ -238,7 +238,7 @@ MATCH_OPTIONS_JS = """(el, wanted) => el.tagName !== 'SELECT' ? null : [...el.op
 @command("select", "interact", "Choose option(s) of a <select> by value or label.",
          args=(T, Arg("options", "option values or labels", variadic=True)), mutates=True,
          examples=("select @e8 Green", 'select "#size" S M'), tool="browser_select")
-async def select(ctx: Context, a: Invocation) -> Outcome:
+async def select(ctx: CommandContext, a: Invocation) -> Outcome:
     async def choose(loc: Locator) -> list[list[Any]]:
         # JSON from the page: [value, label, whether it was named by its value] each
         found: list[list[Any]] | None = await loc.evaluate(MATCH_OPTIONS_JS, a.options,
@@ -267,7 +267,7 @@ async def select(ctx: Context, a: Invocation) -> Outcome:
                    "to answer an open file chooser", kind=TARGET),
                Arg("files", "paths of the files", kind=FILE, variadic=True, optional=True)),
          mutates=True, examples=("upload @e12 report.pdf", "upload ./a.png ./b.png"))
-async def upload(ctx: Context, a: Invocation) -> Outcome:
+async def upload(ctx: CommandContext, a: Invocation) -> Outcome:
     tab = ctx.needs_tab()
     words: list[str] = [a.target, *a.files]
     chooser = tab.file_chooser
@@ -303,7 +303,7 @@ async def upload(ctx: Context, a: Invocation) -> Outcome:
          args=(Arg("source", "what to drag", kind=TARGET),
                Arg("destination", "where to drop it", kind=TARGET)), mutates=True,
          examples=("drag @e4 @e9",))
-async def drag(ctx: Context, a: Invocation) -> Outcome:
+async def drag(ctx: CommandContext, a: Invocation) -> Outcome:
     destination = await ctx.locate(a.destination)
     await ctx.on(a.source, lambda loc: loc.drag_to(destination, timeout=ctx.timeout))
     return Outcome(f"dragged {ctx.named(a.source)} onto {ctx.named(a.destination)}")
@@ -315,7 +315,7 @@ async def drag(ctx: Context, a: Invocation) -> Outcome:
          flags=(Flag("--by", help="pixels for up/down (default: most of a screen)",
                      value="PX", kind="int"),),
          mutates=True, examples=("scroll down", "scroll @e40", "scroll up --by 200"))
-async def scroll(ctx: Context, a: Invocation) -> Outcome:
+async def scroll(ctx: CommandContext, a: Invocation) -> Outcome:
     where = (a.where or "down").lower()
     if where in ("up", "down"):
         amount = a.by or int((ctx.page.viewport_size or {"height": 800})["height"] * 0.8)

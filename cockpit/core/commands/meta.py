@@ -11,7 +11,7 @@ from ..language.parser import split_chain
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..session.context import Context
+    from ..session.session import CommandContext
     from ..language.parser import Invocation
 
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
                  "every step's result.",
          examples=('chain "goto localhost:8000" "snapshot -i"',
                    "chain fill @e4 jane@example.com ; fill @e5 secret ; click @e6"))
-async def chain(ctx: Context, a: Invocation) -> Outcome:
+async def chain(ctx: CommandContext, a: Invocation) -> Outcome:
     from ..session.execute import execute
     from ..language.parser import parse
     lines = split_chain(a.commands)
@@ -45,7 +45,7 @@ async def chain(ctx: Context, a: Invocation) -> Outcome:
          args=(Arg("name", "a command", kind=COMMAND, optional=True),),
          aliases=("?",), examples=("help", "help snapshot"),
          modal_safe=True, needs_tab=False, read_only=True)
-async def help_(ctx: Context, a: Invocation) -> Outcome:
+async def help_(ctx: CommandContext, a: Invocation) -> Outcome:
     registry = ctx.session.registry
     if a.name is None:
         return Outcome(registry.overview(), registry.describe())
@@ -59,7 +59,7 @@ async def help_(ctx: Context, a: Invocation) -> Outcome:
 @command("status", "meta", "Show the session: browser, tabs, modal state, counters.",
          modal_safe=True, needs_tab=False, never_held=True, read_only=True,
          bypasses_queue=True)
-async def status(ctx: Context, a: Invocation) -> Outcome:
+async def status(ctx: CommandContext, a: Invocation) -> Outcome:
     s = ctx.session.status()
     if ctx.session.context is None:
         return Outcome(f"session {s['session']}: the browser is not running", s)

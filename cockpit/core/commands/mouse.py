@@ -17,7 +17,7 @@ from ..base.result import Outcome
 
 if TYPE_CHECKING:
     from ..language.parser import Invocation
-    from ..session.context import Context
+    from ..session.session import CommandContext
 
 ACTIONS = ("move", "down", "up", "click", "wheel", "drag")
 # how many numbers each action takes, and what they are called in its usage
@@ -73,7 +73,7 @@ def _said(n: float) -> str:
          examples=("mouse click 120 340", "mouse drag 40 300 360 300",
                    "mouse wheel 0 400", "mouse click 200 90 --count 2",
                    "mouse down --button right"))
-async def mouse(ctx: Context, a: Invocation) -> Outcome:
+async def mouse(ctx: CommandContext, a: Invocation) -> Outcome:
     action = a.action
     values = _numbers(action, list(a.numbers or []))
     given = (a.button or "left").lower()
@@ -122,7 +122,7 @@ async def mouse(ctx: Context, a: Invocation) -> Outcome:
                    {"points": [{"x": x, "y": y} for x, y in points], "under": under})
 
 
-async def _from_element(ctx: Context, target: str, values: list[float]) -> list[float]:
+async def _from_element(ctx: CommandContext, target: str, values: list[float]) -> list[float]:
     """`--in TARGET`: the numbers as offsets from the element's top-left corner, made
     viewport coordinates by where the element is now."""
     box = await ctx.on(target, lambda loc: loc.bounding_box(timeout=ctx.timeout))
@@ -164,7 +164,7 @@ def _line(action: str, points: list[tuple[float, float]], values: list[float], b
                  "(a handoff, F10), the mouse and keys on the picture act on the page as "
                  "`mouse` and `press` commands. Outside the TUI it says who watches.",
          examples=("live", "live on"), read_only=True, needs_tab=False, never_held=True)
-async def live(ctx: Context, a: Invocation) -> Outcome:
+async def live(ctx: CommandContext, a: Invocation) -> Outcome:
     view = ctx.session.live_view
     how = f" ({view.source})" if view.source else ""
     watching = f"{view.watchers} view{'' if view.watchers == 1 else 's'} watch the page" \

@@ -18,7 +18,7 @@ from ..page.translate import navigation_error
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..session.context import Context
+    from ..session.session import CommandContext
     from ..language.parser import Invocation
 
 NAVIGATION_TIMEOUT_MS = 30_000
@@ -75,7 +75,7 @@ async def wait_loaded(page: Page, url: str) -> None:
                  "path starting with / is resolved against the current page.",
          examples=("goto https://example.com", "goto localhost:8000/login"),
          tool="browser_navigate")
-async def goto(ctx: Context, a: Invocation) -> Outcome:
+async def goto(ctx: CommandContext, a: Invocation) -> Outcome:
     url = normalize_url(a.url, ctx.page.url)
     refused = ctx.session.policy.domains.refuse_goto(url)  # --allow-domain (core/policy)
     if refused:
@@ -115,7 +115,7 @@ def _same_url(landed: str, asked: str) -> bool:
     return landed.rstrip("/") == asked.rstrip("/")
 
 
-async def _history(ctx: Context, forward: bool) -> Outcome:
+async def _history(ctx: CommandContext, forward: bool) -> Outcome:
     move = ctx.page.go_forward if forward else ctx.page.go_back
     tab, was = ctx.needs_tab(), ctx.page.url
     try:
@@ -135,17 +135,17 @@ async def _history(ctx: Context, forward: bool) -> Outcome:
 
 
 @command("back", "navigate", "Go back one page in the tab's history.", mutates=True)
-async def back(ctx: Context, a: Invocation) -> Outcome:
+async def back(ctx: CommandContext, a: Invocation) -> Outcome:
     return await _history(ctx, forward=False)
 
 
 @command("forward", "navigate", "Go forward one page in the tab's history.", mutates=True)
-async def forward(ctx: Context, a: Invocation) -> Outcome:
+async def forward(ctx: CommandContext, a: Invocation) -> Outcome:
     return await _history(ctx, forward=True)
 
 
 @command("reload", "navigate", "Reload the active tab.", mutates=True)
-async def reload(ctx: Context, a: Invocation) -> Outcome:
+async def reload(ctx: CommandContext, a: Invocation) -> Outcome:
     try:
         await ctx.page.reload(wait_until="commit", timeout=NAVIGATION_TIMEOUT_MS)
     except PlaywrightError as exc:
@@ -155,11 +155,11 @@ async def reload(ctx: Context, a: Invocation) -> Outcome:
 
 
 @command("url", "navigate", "Print the active tab's URL.", modal_safe=True, read_only=True)
-async def url(ctx: Context, a: Invocation) -> Outcome:
+async def url(ctx: CommandContext, a: Invocation) -> Outcome:
     return Outcome(ctx.page.url, {"url": ctx.page.url})
 
 
 @command("title", "navigate", "Print the active tab's title.", read_only=True)
-async def title(ctx: Context, a: Invocation) -> Outcome:
+async def title(ctx: CommandContext, a: Invocation) -> Outcome:
     text = await ctx.page.title()
     return Outcome(text, {"title": text})

@@ -15,7 +15,7 @@ from ..base.result import Outcome
 
 if TYPE_CHECKING:
     from ..language.parser import Invocation
-    from ..session.context import Context
+    from ..session.session import CommandContext
 
 PATTERN_HELP = "a URL glob (`**/api/*`) or a /regular expression/"
 
@@ -45,7 +45,7 @@ PATTERN_HELP = "a URL glob (`**/api/*`) or a /regular expression/"
                    "route **/*.png --abort", "route /\\/api\\/.*/ --status 500 --times 1",
                    "route **/api/slow --delay 3000"),
          tool="browser_route")
-async def route(ctx: Context, a: Invocation) -> Outcome:
+async def route(ctx: CommandContext, a: Invocation) -> Outcome:
     rule = RouteRule(a.pattern, status=a.status, body=a.body,
                      file=str(given_path(a.file)) if a.file else None,
                      headers=header_pairs(a.header), content_type=a.content_type,
@@ -60,7 +60,7 @@ async def route(ctx: Context, a: Invocation) -> Outcome:
          args=(Arg("pattern", "the pattern as `route` was given it (default: every route)",
                    optional=True),),
          examples=("unroute **/api/users", "unroute"))
-async def unroute(ctx: Context, a: Invocation) -> Outcome:
+async def unroute(ctx: CommandContext, a: Invocation) -> Outcome:
     state = ctx.session.network
     gone = [r for r in state.routes if a.pattern in (None, r.pattern)]
     if not gone:
@@ -78,7 +78,7 @@ async def unroute(ctx: Context, a: Invocation) -> Outcome:
 
 @command("routes", "network", "List the routes and how many requests each answered.",
          read_only=True, modal_safe=True, needs_tab=False)
-async def routes(ctx: Context, a: Invocation) -> Outcome:
+async def routes(ctx: CommandContext, a: Invocation) -> Outcome:
     state = ctx.session.network
     lines = [f"{n}. {r.describe()}" for n, r in enumerate(state.routes, 1)]
     if state.har_replay:
@@ -95,7 +95,7 @@ async def routes(ctx: Context, a: Invocation) -> Outcome:
          details=("Cookies, Authorization headers and credential-like query values and "
                   "form fields show as ***; bearer tokens and JWTs in bodies are masked."),
          examples=("request 12",), read_only=True, modal_safe=True, needs_tab=False)
-async def request(ctx: Context, a: Invocation) -> Outcome:
+async def request(ctx: CommandContext, a: Invocation) -> Outcome:
     entry = next((e for e in ctx.session.buffers.network if e.id == a.n), None)
     if entry is None:
         raise CommandError(f"there is no request #{a.n} (the list keeps the last 1000): "
@@ -115,7 +115,7 @@ async def request(ctx: Context, a: Invocation) -> Outcome:
                   "Authorization headers are written as ***."),
          examples=("har start site.har", "har start api.har --url-filter **/api/**",
                    "har stop"))
-async def har(ctx: Context, a: Invocation) -> Outcome:
+async def har(ctx: CommandContext, a: Invocation) -> Outcome:
     state = ctx.session.network
     if a.action == "start":
         if not a.file:

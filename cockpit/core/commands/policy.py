@@ -12,12 +12,12 @@ from ..base.result import Outcome
 
 if TYPE_CHECKING:
     from ..language.parser import Invocation
-    from ..session.context import Context
+    from ..session.session import CommandContext
 
 ANSWERING_SOURCES = ("human",)  # who may approve or deny: a person, never an agent
 
 
-def _answer(ctx: Context, ok: bool, reason: str) -> Outcome:
+def _answer(ctx: CommandContext, ok: bool, reason: str) -> Outcome:
     if ctx.source not in ANSWERING_SOURCES:
         # an agent that could approve itself would make the confirmation worthless
         raise UsageError(f"only a person can {'approve' if ok else 'deny'} a command: this "
@@ -46,7 +46,7 @@ def _answer(ctx: Context, ok: bool, reason: str) -> Outcome:
          examples=("approve",),
          modal_safe=True, needs_tab=False, never_held=True, needs_person=True,
          bypasses_queue=True)
-async def approve(ctx: Context, a: Invocation) -> Outcome:
+async def approve(ctx: CommandContext, a: Invocation) -> Outcome:
     return _answer(ctx, True, "")
 
 
@@ -58,5 +58,5 @@ async def approve(ctx: Context, a: Invocation) -> Outcome:
          examples=("deny", 'deny "do not delete anything"'),
          modal_safe=True, needs_tab=False, never_held=True, needs_person=True,
          bypasses_queue=True)
-async def deny(ctx: Context, a: Invocation) -> Outcome:
+async def deny(ctx: CommandContext, a: Invocation) -> Outcome:
     return _answer(ctx, False, " ".join(a.reason or []))

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from playwright.async_api import Locator
 
     from ..page.tab import Tab
-    from ..session.context import Context
+    from ..session.session import CommandContext
     from ..language.parser import Invocation
 
 TEXT_LIMIT = 200_000  # characters of `text`/`html` output before it is cut (data keeps size)
@@ -49,7 +49,7 @@ async def _mark_clickable(tab: Tab) -> set[str]:
     return refs
 
 
-async def _scope_ref(ctx: Context, scope: str) -> str | None:
+async def _scope_ref(ctx: CommandContext, scope: str) -> str | None:
     if ref := as_ref(scope):
         return ref
     locator = await ctx.one(scope)
@@ -78,7 +78,7 @@ async def _scope_ref(ctx: Context, scope: str) -> str | None:
          examples=("snapshot -i", "snapshot -i -u", "snapshot -c -d 4", "snapshot -s '#inbox'",
                    "snapshot -D"),
          checks_needs=True, read_only=True, tool="browser_snapshot")
-async def snapshot(ctx: Context, a: Invocation) -> Outcome:
+async def snapshot(ctx: CommandContext, a: Invocation) -> Outcome:
     if a.depth is not None and a.depth < 1:
         raise UsageError("snapshot -d needs a depth of 1 or more")
     tab = ctx.needs_tab()
@@ -108,7 +108,7 @@ async def snapshot(ctx: Context, a: Invocation) -> Outcome:
     return Outcome(text, data)
 
 
-async def _page_or(ctx: Context, target: str | None, whole: Callable[[], Awaitable[str]],
+async def _page_or(ctx: CommandContext, target: str | None, whole: Callable[[], Awaitable[str]],
                    part: Callable[[Locator], Awaitable[str]]) -> str:
     if target is None:
         return await whole()
@@ -127,7 +127,7 @@ def _cut(text: str) -> tuple[str, dict[str, int]]:
          args=(Arg("target", "@ref or selector (default: the whole page)", kind=TARGET,
                    optional=True),),
          examples=("text", "text @e7", "text '#results'"), read_only=True)
-async def text(ctx: Context, a: Invocation) -> Outcome:
+async def text(ctx: CommandContext, a: Invocation) -> Outcome:
     body = await _page_or(ctx, a.target, lambda: ctx.page.inner_text("body"),
                           lambda loc: loc.inner_text(timeout=ctx.timeout))
     out, data = _cut(body)
@@ -138,7 +138,7 @@ async def text(ctx: Context, a: Invocation) -> Outcome:
          args=(Arg("target", "@ref or selector (default: the whole page)", kind=TARGET,
                    optional=True),),
          examples=("html @e3", "html form"), read_only=True)
-async def html(ctx: Context, a: Invocation) -> Outcome:
+async def html(ctx: CommandContext, a: Invocation) -> Outcome:
     body = await _page_or(ctx, a.target, ctx.page.content,
                           lambda loc: loc.evaluate("el => el.outerHTML"))
     out, data = _cut(body)
@@ -148,7 +148,7 @@ async def html(ctx: Context, a: Invocation) -> Outcome:
 @command("links", "read", "List the page's links with their refs and URLs.",
          flags=(Flag("--filter", "-f", "only links whose text or URL contains TEXT",
                      value="TEXT"),), read_only=True)
-async def links(ctx: Context, a: Invocation) -> Outcome:
+async def links(ctx: CommandContext, a: Invocation) -> Outcome:
     snap = await ctx.needs_tab().take_snapshot()
     rows = []
     for node in snap.walk():
@@ -191,7 +191,7 @@ FORMS_JS = """() => {
 
 @command("forms", "read", "List the page's forms and their fields, values and selectors.",
          read_only=True)
-async def forms(ctx: Context, a: Invocation) -> Outcome:
+async def forms(ctx: CommandContext, a: Invocation) -> Outcome:
     found = await ctx.page.evaluate(FORMS_JS)
     lines = []
     for form in found:

@@ -15,7 +15,7 @@ from ..base.result import Outcome
 if TYPE_CHECKING:
     from playwright.async_api import Cookie
 
-    from ..session.context import Context
+    from ..session.session import CommandContext
     from ..language.parser import Invocation
 
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
                Arg("text", "the answer to a prompt()", optional=True)),
          mutates=True, examples=("dialog accept", "dialog accept \"Jane\"", "dialog dismiss"),
          modal_safe=True)
-async def dialog(ctx: Context, a: Invocation) -> Outcome:
+async def dialog(ctx: CommandContext, a: Invocation) -> Outcome:
     tab = ctx.needs_tab()
     open_dialog, d = tab.dialog, tab.dialog_entry  # the tab sets both when one opens
     if open_dialog is None or d is None:
@@ -55,7 +55,7 @@ def _cookie_line(c: Cookie) -> str:
                 Flag("--all", help="list the cookies of every site, not just this page's")),
          examples=("cookies", "cookies set theme dark", "cookies clear"),
          masked_args=("value",))
-async def cookies(ctx: Context, a: Invocation) -> Outcome:
+async def cookies(ctx: CommandContext, a: Invocation) -> Outcome:
     context = ctx.session.browser_context()
     action = a.action or "list"
     page_url = a.url or ctx.page.url
@@ -93,7 +93,7 @@ STORAGE_JS = """([kind, action, key, value]) => {
          flags=(Flag("--session", help="sessionStorage instead of localStorage"),),
          examples=("storage", "storage set token abc123", "storage clear --session"),
          masked_args=("value",))
-async def storage(ctx: Context, a: Invocation) -> Outcome:
+async def storage(ctx: CommandContext, a: Invocation) -> Outcome:
     action = a.action or "list"
     if action == "set" and (not a.key or a.value is None):
         raise UsageError("storage set needs KEY and VALUE: storage set theme dark")
@@ -116,7 +116,7 @@ async def storage(ctx: Context, a: Invocation) -> Outcome:
          args=(Arg("action", "save or load", choices=("save", "load")),
                Arg("file", "a JSON file (Playwright's storage-state format)", kind=FILE)),
          examples=("state save login.json", "state load login.json"))
-async def state(ctx: Context, a: Invocation) -> Outcome:
+async def state(ctx: CommandContext, a: Invocation) -> Outcome:
     from ..browser.storage_state import load_state, save_state
     path = given_path(a.file)
     if a.action == "save":
@@ -150,7 +150,7 @@ async def state(ctx: Context, a: Invocation) -> Outcome:
 @command("viewport", "state", "Resize the active tab's viewport.",
          args=(Arg("width", "pixels", kind=INT), Arg("height", "pixels", kind=INT)),
          mutates=True, examples=("viewport 375 812",))
-async def viewport(ctx: Context, a: Invocation) -> Outcome:
+async def viewport(ctx: CommandContext, a: Invocation) -> Outcome:
     if not (100 <= a.width <= 10_000 and 100 <= a.height <= 10_000):
         raise UsageError("viewport takes a width and height between 100 and 10000 pixels")
     await ctx.page.set_viewport_size({"width": a.width, "height": a.height})
@@ -160,7 +160,7 @@ async def viewport(ctx: Context, a: Invocation) -> Outcome:
 @command("useragent", "state", "Set the user agent for every tab (empty to restore).",
          args=(Arg("ua", "the user-agent string", raw=True, optional=True),),
          examples=('useragent "Mozilla/5.0 (iPhone) Mobile"',))
-async def useragent(ctx: Context, a: Invocation) -> Outcome:
+async def useragent(ctx: CommandContext, a: Invocation) -> Outcome:
     session = ctx.session
     if a.ua and any(ord(c) < 0x20 or ord(c) == 0x7F for c in a.ua):
         # a header value cannot hold them (the browser refuses the override)

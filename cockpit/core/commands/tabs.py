@@ -9,7 +9,7 @@ from ..base.result import Outcome
 from .navigate import goto as goto_handler
 
 if TYPE_CHECKING:
-    from ..session.context import Context
+    from ..session.session import CommandContext
     from ..language.parser import Invocation
     from ..page.tab import Tab
 
@@ -23,7 +23,7 @@ def _line(tab: Tab) -> str:
 
 @command("tabs", "tabs", "List the open tabs; * marks the active one.",
          modal_safe=True, read_only=True, tool="browser_tabs")
-async def tabs(ctx: Context, a: Invocation) -> Outcome:
+async def tabs(ctx: CommandContext, a: Invocation) -> Outcome:
     rows = ctx.session.tabs
     return Outcome("\n".join(_line(t) for t in rows), {"tabs": [t.info() for t in rows]})
 
@@ -31,7 +31,7 @@ async def tabs(ctx: Context, a: Invocation) -> Outcome:
 @command("tab", "tabs", "Switch to tab N (numbered from 1, as `tabs` shows).",
          args=(Arg("n", "the tab's number", kind=INT),), examples=("tab 2",),
          modal_safe=True, checks_needs=True, switches_tab=True)
-async def tab(ctx: Context, a: Invocation) -> Outcome:
+async def tab(ctx: CommandContext, a: Invocation) -> Outcome:
     target = ctx.session.tab_at(a.n)
     await ctx.session.switch_to(target)
     return Outcome(f"now on tab {target.index}: {target.title or '(untitled)'} - {target.url}",
@@ -42,7 +42,7 @@ async def tab(ctx: Context, a: Invocation) -> Outcome:
          args=(Arg("url", "what to open (default: about:blank)", kind=URL, optional=True),),
          mutates=True, examples=("newtab", "newtab example.com"), modal_safe=True,
          switches_tab=True)
-async def newtab(ctx: Context, a: Invocation) -> Outcome:
+async def newtab(ctx: CommandContext, a: Invocation) -> Outcome:
     new = await ctx.session.new_tab()
     await ctx.session.switch_to(new)
     if a.url:
@@ -54,7 +54,7 @@ async def newtab(ctx: Context, a: Invocation) -> Outcome:
 @command("closetab", "tabs", "Close tab N (default: the active one).",
          args=(Arg("n", "the tab's number", kind=INT, optional=True),), mutates=True,
          modal_safe=True, switches_tab=True)
-async def closetab(ctx: Context, a: Invocation) -> Outcome:
+async def closetab(ctx: CommandContext, a: Invocation) -> Outcome:
     session = ctx.session
     target = session.tab_at(a.n) if a.n is not None else ctx.needs_tab()
     index = target.index

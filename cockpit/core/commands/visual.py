@@ -16,11 +16,11 @@ from ..page.annotate import draw_ref_labels, ref_boxes, remove_ref_labels
 if TYPE_CHECKING:
     from playwright.async_api import FloatRect, Locator, Page
 
-    from ..session.context import Context
+    from ..session.session import CommandContext
     from ..language.parser import Invocation
 
 
-def _output_path(ctx: Context, given: str | None, suffix: str) -> Path:
+def _output_path(ctx: CommandContext, given: str | None, suffix: str) -> Path:
     if given:
         # Said in full: the session may run in another directory than the caller.
         path = given_path(given)
@@ -84,7 +84,7 @@ def _clip(text: str) -> FloatRect:
                    "screenshot @e5",
                    "screenshot --clip 0,0,800,400 -o top.png"), read_only=True,
          tool="browser_screenshot")
-async def screenshot(ctx: Context, a: Invocation) -> Outcome:
+async def screenshot(ctx: CommandContext, a: Invocation) -> Outcome:
     target: str | None = a.target
     out: str | None = a.out
     if target and not out and _looks_like_path(target):
@@ -122,7 +122,7 @@ async def screenshot(ctx: Context, a: Invocation) -> Outcome:
          args=(Arg("file", "where to save it (default: the session's files folder)", kind=FILE,
                    optional=True),),
          examples=("pdf", "pdf report.pdf"), read_only=True)
-async def pdf(ctx: Context, a: Invocation) -> Outcome:
+async def pdf(ctx: CommandContext, a: Invocation) -> Outcome:
     if ctx.session.engine != "chromium" or ctx.session.headed:
         raise CommandError("pdf works only in headless Chromium: use `screenshot` instead, or "
                            "run the session headless")
@@ -145,7 +145,7 @@ VIEWPORT_JS = "() => [innerWidth, innerHeight]"
                  "saves it. Its data `zoom` holds the pictured area and the ref boxes in it, "
                  "in CSS pixels of the viewport.",
          examples=("zoom", "zoom @e7", "zoom img.captcha"), read_only=True)
-async def zoom(ctx: Context, a: Invocation) -> Outcome:
+async def zoom(ctx: CommandContext, a: Invocation) -> Outcome:
     page = ctx.page
     width, height = await page.evaluate(VIEWPORT_JS)
     area = {"x": 0.0, "y": 0.0, "w": float(width), "h": float(height)}

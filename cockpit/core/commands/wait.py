@@ -12,7 +12,7 @@ from ..language.registry import INT, TARGET, Arg, Flag, command
 from ..base.result import Outcome
 
 if TYPE_CHECKING:
-    from ..session.context import Context
+    from ..session.session import CommandContext
     from ..language.parser import Invocation
 
 LoadState = Literal["domcontentloaded", "load", "networkidle"]  # as Page.wait_for_load_state
@@ -35,7 +35,7 @@ LoadState = Literal["domcontentloaded", "load", "networkidle"]  # as Page.wait_f
          mutates=True, waits_for=("timeout", "ms", "target"),
          examples=('wait --text "Welcome"', "wait --url '**/inbox'", "wait 500",
                    "wait @e5"))
-async def wait(ctx: Context, a: Invocation) -> Outcome:
+async def wait(ctx: CommandContext, a: Invocation) -> Outcome:
     page, timeout = ctx.page, a.timeout
     target: str | None = a.target
     ms: int | None = a.ms

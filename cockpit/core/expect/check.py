@@ -16,14 +16,14 @@ from ..language.parser import as_ref
 from .model import STATES, Expectation, ExpectationFailed, Pattern, shown
 
 if TYPE_CHECKING:
-    from ..session.context import Context
+    from ..session.session import CommandContext
 
 FOUND_TIMEOUT_MS = 1_000  # reading what is there after a failure: it is there or not
 FOCUSED_JS = "el => el === document.activeElement"
 PASSWORD_JS = "el => el.type === 'password'"
 
 
-def subject_words(ctx: Context, target: str) -> str:
+def subject_words(ctx: CommandContext, target: str) -> str:
     """How a result names the element: `@e3 "Email"` (its ref and name), `@e3 (button)`,
     or the selector in backquotes."""
     ref = as_ref(target)
@@ -39,7 +39,7 @@ def _regex(p: Pattern) -> re.Pattern[str]:
     return re.compile(p.source)
 
 
-async def check(ctx: Context, e: Expectation) -> Outcome:
+async def check(ctx: CommandContext, e: Expectation) -> Outcome:
     """Hold the page to `e`, retrying until its timeout; ExpectationFailed when it does
     not hold (saying what was found), CommandError when it cannot be checked at all."""
     page = ctx.page
@@ -95,7 +95,7 @@ async def check(ctx: Context, e: Expectation) -> Outcome:
     return Outcome(f"ok: {words}", {"expect": _data(e), "passed": True})
 
 
-def _known_ref(ctx: Context, target: str) -> bool:
+def _known_ref(ctx: CommandContext, target: str) -> bool:
     """A ref the tab's snapshot gave out (not a typo nor another tab's)."""
     ref, snap = as_ref(target), ctx.needs_tab().snapshot
     return bool(ref and snap is not None and snap.live(ref) in snap.refs)
@@ -107,7 +107,7 @@ def _data(e: Expectation) -> dict[str, Any]:
             "expected": str(expected) if isinstance(expected, Pattern) else expected}
 
 
-async def _found(ctx: Context, e: Expectation, subject: Any) -> str:
+async def _found(ctx: CommandContext, e: Expectation, subject: Any) -> str:
     """What the page shows instead, in a few words; never a password field's value."""
     page = ctx.page
     try:

@@ -12,7 +12,7 @@ from playwright.async_api import Error as PlaywrightError
 from ..language.parser import as_ref
 
 if TYPE_CHECKING:
-    from ..session.context import Context
+    from ..session.session import CommandContext
 
 TEXT_CHARS = 60  # of an element's text proposed (`text` checks that it contains them)
 READ_TIMEOUT_MS = 1_000
@@ -41,7 +41,7 @@ def first_words(text: str, limit: int = TEXT_CHARS) -> str:
     return cut.rsplit(" ", 1)[0] if " " in cut else cut
 
 
-async def proposals(ctx: Context, target: str) -> list[str]:
+async def proposals(ctx: CommandContext, target: str) -> list[str]:
     """The expectations of `target` that hold now, as `expect` lines."""
     locator = await ctx.one(target)
     ref = as_ref(target)

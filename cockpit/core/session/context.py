@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
+from typing import TYPE_CHECKING, Awaitable, Callable, Generic, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
@@ -12,18 +12,21 @@ from ..base.errors import CommandError
 from ..language.parser import as_ref
 from ..page.targets import resolve
 from ..page.translate import action_error
+from .engine import Engine
 
 if TYPE_CHECKING:
-    from .session import Session
     from ..settle.settle import Watch
     from ..page.tab import Tab
 
 T = TypeVar("T")
+# the session a handler sees: the whole Session for the commands (`Context[Session]`),
+# what running a command needs for execute.py (engine.py)
+S = TypeVar("S", bound=Engine)
 
 
 @dataclass
-class Context:
-    session: Session
+class Context(Generic[S]):
+    session: S
     tab: Tab | None  # None only for the commands that need no tab (help, status, resume)
     source: str = "human"
     notes: list[str] = field(default_factory=list)  # extra lines for the result's text

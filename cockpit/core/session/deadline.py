@@ -22,7 +22,7 @@ from ..base.result import Result
 
 if TYPE_CHECKING:
     from ..language.command import Command
-    from .session import Session
+    from .engine import Runner
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class _Running:
 class Deadlines:
     """`session.deadlines`: runs each command against its deadline."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Runner) -> None:
         self.session = session
         self.running: _Running | None = None
         self._abandoned: set[asyncio.Task[Result]] = set()  # stopped, still unwinding

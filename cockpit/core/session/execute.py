@@ -10,6 +10,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..page import changes, page_news
 from .context import Context
+from .engine import Engine
 from ..page.changeset import NEW_PAGE_LISTED, SHOWN_IN_TEXT, Diff
 from ..page.diff import diff
 from ..base.errors import CommandError, ModalStateError
@@ -25,7 +26,6 @@ log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from ..language.command import Command
-    from .session import Session
     from ..model.snapshot import Snapshot
     from ..page.tab import Tab
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 MAX_ERROR = 600  # characters of an error message, at most
 
 
-async def execute_line(session: Session, command: Command, source: str) -> Result:
+async def execute_line(session: Engine, command: Command, source: str) -> Result:
     """Run one parsed line, turning whatever happens into a Result (never raises)."""
     line = command.line
     try:
@@ -52,7 +52,7 @@ async def execute_line(session: Session, command: Command, source: str) -> Resul
         return _failure(line, exc, source)
 
 
-async def execute(session: Session, inv: Invocation, source: str) -> Result:
+async def execute(session: Engine, inv: Invocation, source: str) -> Result:
     """Run an already parsed invocation (as `chain` does for each of its lines)."""
     try:
         outcome = await _run(session, inv, source)
@@ -77,7 +77,7 @@ def _failure(line: str, exc: Exception, source: str) -> Result:
                   source=source)
 
 
-async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
+async def _run(session: Engine, inv: Invocation, source: str) -> Outcome:
     spec = inv.spec
     if session.context is None and spec.needs_tab:
         raise CommandError("the browser is not running (it did not start, or it was closed):"
@@ -120,7 +120,7 @@ async def _run(session: Session, inv: Invocation, source: str) -> Outcome:
         "" if outcome is None else str(outcome))
 
 
-async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
+async def _mutate(session: Engine, ctx: Context[Engine], inv: Invocation) -> Outcome:
     """Run a command that changes the page: settle afterwards and diff the active tab."""
     tab = ctx.needs_tab()
     if tab.snapshot is None and tab.dialog is None:
@@ -185,7 +185,7 @@ async def _snapshot_quietly(tab: Tab) -> Snapshot | None:
     return None
 
 
-async def _with_diff(session: Session, ctx: Context, outcome: Outcome,
+async def _with_diff(session: Engine, ctx: Context[Engine], outcome: Outcome,
                      tabs_before: list[Tab], inv: Invocation, incremental: Watch | None,
                      early: tuple[asyncio.Task[Snapshot | None], Snapshot | None] | None = None,
                      watch: Watch | None = None) -> Outcome:
@@ -335,7 +335,7 @@ def _drop_expected(d: Diff, inv: Invocation, outcome: Outcome, after: Snapshot) 
             d.changes.remove(change)
 
 
-async def _with_needs(session: Session, tab: Tab, outcome: Outcome,
+async def _with_needs(session: Engine, tab: Tab, outcome: Outcome,
                       unchanged_since: Snapshot | None = None) -> Outcome:
     """Say so in the result when the page now needs a person (`needs: captcha`)."""
     if tab.dialog is not None or not isinstance(outcome, Outcome):

@@ -26,6 +26,7 @@ from ..base.events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from ..handoff.handoff import Handoff
 from .after import AfterStep, Ran, after
+from .context import Context
 from .holds import AgentHolds
 from ..live.input import register_point_engine
 from ..live.screencast import LiveView
@@ -464,3 +465,7 @@ class Session:
     async def agent_control(self, action: str) -> str:
         """pause, resume, stop, start or restart the agent; one line saying how it is."""
         return await agents.control(self.agent, action)
+
+
+# what a command handler gets (the commands part): the whole Session, its tab, helpers
+CommandContext = Context[Session]

@@ -7,15 +7,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..page.annotate import draw_ref_labels, remove_ref_labels
 from ..page.targets import resolve
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..browser.attach import Attach
+    from ..browser.browser import LaunchPlan
+    from ..handoff.handoff import Handoff
     from ..model.snapshot import Snapshot
-    from .session import Session
+    from ..network.state import NetworkState
     from ..page.tab import Tab
+    from ..policy import Policy
+    from .agent import Agent
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +56,48 @@ async def _labelled(tab: Tab, timeout: float) -> bytes:
         await remove_ref_labels(tab.page)
 
 
-def status_of(session: Session) -> dict[str, Any]:
+class Described(Protocol):
+    """What `status` shows of a session (the Session has it all)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def plan(self) -> LaunchPlan | None: ...
+    @property
+    def attach(self) -> Attach | None: ...
+    @property
+    def agent(self) -> Agent | None: ...
+    @property
+    def engine(self) -> str: ...
+    @property
+    def headed(self) -> bool: ...
+    @property
+    def tabs(self) -> list[Tab]: ...
+    @property
+    def active(self) -> Tab | None: ...
+    @property
+    def commands_run(self) -> int: ...
+    @property
+    def agents_held(self) -> str | None: ...
+    @property
+    def handoff(self) -> Handoff: ...
+    @property
+    def policy(self) -> Policy: ...
+    @property
+    def recording_path(self) -> Path | None: ...
+    @property
+    def started_at(self) -> float: ...
+    @property
+    def owns_browser(self) -> bool: ...
+    @property
+    def profile_dir(self) -> Path: ...
+    @property
+    def files_dir(self) -> Path: ...
+    @property
+    def network(self) -> NetworkState: ...
+
+
+def status_of(session: Described) -> dict[str, Any]:
     """The session as `status` and the views show it."""
     active, plan = session.active, session.plan
     return {
