@@ -14,6 +14,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
@@ -21,8 +22,10 @@ from textual.widgets import DataTable, Footer, Static
 from ..control.monitor import Monitor, SessionRow, age, home
 from ..control.notify import Call, terminal_call
 from .safe import clean
+from .watch_picture import WatchPicture
 
 WIDE = 120  # columns from which the workspace, URL and recording get columns of their own
+TALL = 30  # rows from which the highlighted session's live picture shows by itself
 
 
 class SessionsChanged(Message):
@@ -71,10 +74,13 @@ class WatchApp(App[str | None]):
     #banner { height: 1; padding: 0 1; background: $panel; }
     #banner.-needs { background: $error; color: $background; text-style: bold; }
     #sessions { height: 1fr; }
-    #detail { height: auto; max-height: 6; padding: 0 1; border-top: solid $secondary; }
+    #below { height: auto; max-height: 6; border-top: solid $secondary; }
+    #below.-picture { height: 16; max-height: 16; }
+    #detail { width: 1fr; height: auto; padding: 0 1; }
     """
     BINDINGS = [
         Binding("enter", "attach", "Attach", id="watch.attach", priority=True),
+        Binding("p", "picture", "Picture", id="watch.picture"),
         Binding("q", "quit_watch", "Quit", id="watch.quit"),
         Binding("ctrl+q", "quit_watch", "Quit", id="watch.quit.ctrl", priority=True,
                 show=False),
@@ -87,11 +93,14 @@ class WatchApp(App[str | None]):
         self._wide: bool | None = None
         self._placed: str | None = None  # the row redraw put the cursor on
         self.calls_made: list[Call] = []  # every call this view asked the terminal for
+        self.picture_wanted: bool | None = None  # `p`; None: shown where the screen is big
 
     def compose(self) -> ComposeResult:
         yield Static(id="banner")
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
-        yield Static(id="detail")
+        with Horizontal(id="below"):
+            yield Static(id="detail")
+            yield WatchPicture(id="picture")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -177,6 +186,11 @@ class WatchApp(App[str | None]):
             table.move_cursor(row=index)
         self._show_detail(rows[index] if rows else None)
 
+    def _picture_shown(self) -> bool:
+        if self.picture_wanted is not None:
+            return self.picture_wanted
+        return self.size.width >= WIDE and self.size.height >= TALL
+
     def _socket_at(self, index: int) -> str | None:
         table = self.query_one(DataTable)
         try:
@@ -187,6 +201,12 @@ class WatchApp(App[str | None]):
 
     def _show_detail(self, row: SessionRow | None) -> None:
         detail = self.query_one("#detail", Static)
+        picture = self.query_one(WatchPicture)
+        shown = self._picture_shown()
+        picture.display = shown
+        self.query_one("#below").set_class(shown, "-picture")
+        feed = self.monitor.feeds.get(row.socket) if row is not None and shown else None
+        picture.follow(feed.info if feed is not None else None)
         if row is None:
             detail.update("")
             return
@@ -217,6 +237,11 @@ class WatchApp(App[str | None]):
         socket = self._socket_at(table.cursor_row)
         if socket is not None:
             self.exit(socket)
+
+    def action_picture(self) -> None:
+        """Show or hide the live picture of the session under the cursor."""
+        self.picture_wanted = not self._picture_shown()
+        self.redraw()
 
     def action_quit_watch(self) -> None:
         self.exit(None)

@@ -244,3 +244,57 @@ def test_watch_in_a_terminal_calls_once_per_need_attaches_and_comes_back(session
     finally:
         child.close(force=True)
     assert child.exitstatus == 0, child.exitstatus
+
+
+def _middle_colour(picture) -> tuple[int, int, int] | None:
+    """The colour drawn in the middle cell of the picture, as the terminal shows it."""
+    left, top, width, rows = picture.cells
+    if not width:
+        return None
+    strip = picture.render_line(top + rows // 2)
+    x = 0
+    for segment in strip:
+        if x + len(segment.text) > left + width // 2 and segment.style and \
+                segment.style.bgcolor is not None:
+            triplet = segment.style.bgcolor.triplet
+            return (triplet.red, triplet.green, triplet.blue) if triplet else None
+        x += len(segment.text)
+    return None
+
+
+def _is(colour: tuple[int, int, int] | None, want: tuple[int, int, int]) -> bool:
+    return colour is not None and all(abs(a - b) < 40 for a, b in zip(colour, want))
+
+
+async def test_the_session_under_the_cursor_is_shown_live(sessions):
+    from cockpit.tui.watch_picture import WatchPicture
+    alpha, beta = sessions("alpha"), sessions("beta")
+    alpha.wait_live(), beta.wait_live()
+    page = "data:text/html,<body style='margin:0;background:rgb({})'>"
+    await asyncio.to_thread(alpha.exec, "goto", page.format("200,0,0"))
+    await asyncio.to_thread(beta.exec, "goto", page.format("0,0,200"))
+    monitor = await Monitor().start()
+    app = WatchApp(monitor)
+    try:
+        async with app.run_test(size=(200, 50)) as pilot:
+            await until(lambda: len(monitor.rows()) == 2 and all(
+                r.connected for r in monitor.rows()))
+            picture = app.query_one(WatchPicture)
+            await until(lambda: _is(_middle_colour(picture), (200, 0, 0)))
+            assert picture.following == monitor.rows()[0].socket  # alpha, under the cursor
+            await pilot.press("down")  # the cursor on beta: its page, not alpha's
+            await until(lambda: _is(_middle_colour(picture), (0, 0, 200)))
+            assert picture.following == monitor.rows()[1].socket
+            # live: the page changes with no command from the watch, and the picture follows
+            await asyncio.to_thread(beta.exec, "js",
+                                    "document.body.style.background = 'rgb(0,200,0)'")
+            await until(lambda: _is(_middle_colour(picture), (0, 200, 0)))
+            # 80x24: no room, no picture (and no frames asked); `p` shows it anyway
+            await pilot.resize_terminal(80, 24)
+            await until(lambda: not picture.display and picture.following is None)
+            await pilot.press("p")
+            await until(lambda: _is(_middle_colour(picture), (0, 200, 0)))
+            await pilot.press("p")
+            await until(lambda: picture.following is None)
+    finally:
+        await monitor.close()
