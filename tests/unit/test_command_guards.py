@@ -14,6 +14,7 @@ from cockpit.core import REGISTRY
 from cockpit.core.base.errors import CommandError
 from cockpit.core.language.parser import parse
 from cockpit.core.session.context import Context
+from cockpit.core.session.browser_owner import BrowserOwner
 from cockpit.core.session.session import Session
 
 
@@ -24,7 +25,7 @@ class NoBrowser:
     context = None
     tabs: list[Any] = []
     active = None
-    browser_context = Session.browser_context  # the real guard
+    browser_context = BrowserOwner.browser_context  # the real guard
 
     def __init__(self, files_dir: Path) -> None:
         self.files_dir = files_dir

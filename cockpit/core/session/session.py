@@ -10,29 +10,26 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import BrowserContext, Page, Playwright
 
 from . import agent as agents
-from ..page import changes
 from ..base import events as ev
 from ..browser.attach import Attach
 from ..page.stylesheets import StylesheetRules, reads_local_files
-from ..browser.browser import (
-    LaunchPlan, close_browser, launch, plan_attach, plan_launch, set_user_agent,
-)
+from ..browser.browser import LaunchPlan, set_user_agent
 from ..page.buffers import Buffers
 from ..base.errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, CommandError
 from ..base.events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from ..handoff.handoff import Handoff
 from .after import AfterStep, Ran, after
+from .browser_owner import CLOSE_S, BrowserOwner
 from .context import Context
 from .holds import AgentHolds
-from ..live.input import register_point_engine
 from ..live.screencast import LiveView
-from ..base.logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
+from ..base.logs import mask_logs, spawn, tolerated
 from ..language.command import Command
-from ..browser.recovery import Recovery, kill_browser
+from ..browser.recovery import Recovery
 from ..language.registry import REGISTRY, Registry
 from ..base.result import Result
 from ..network.state import NetworkState
@@ -42,13 +39,10 @@ from ..secrets.secrets import Secrets
 from ..page.tab import Tab
 from ..settle.settle import Watch
 from ..page.targets import refs_used
-from ..secrets.trace_scrub import scrub_trace
 from .views import picture_of, refs_of, status_of
 from ..base.workspace import session_dir
 
 log = logging.getLogger(__name__)
-
-CLOSE_S = 10.0  # closing a browser that does not answer: it is killed after this
 
 
 class Session:
@@ -86,7 +80,6 @@ class Session:
         self.tabs: list[Tab] = []
         self.watches: list[Watch] = []  # the command running's, if it changes pages
         self.active: Tab | None = None
-        self.plan: LaunchPlan | None = None
         self.started_at = time.time()
         self.commands_run = 0
         self.user_agent: str | None = None  # set by `useragent`; None: the browser's own
@@ -94,21 +87,20 @@ class Session:
         # routes, HAR, emulation: applied to every context made (core/network/state.py)
         self.network = NetworkState(engine=engine)
         self._ids = itertools.count(1)
-        self._tab_ids = itertools.count(1)  # next_tab_id(): never reused, also across relaunches
         self.holds = AgentHolds(self.bus, lambda: self.registry)  # owns the command lock
         # --allow-domain and --confirm (core/policy): set before the session starts
         self.policy = Policy(self.bus)
         self.request_ids = itertools.count(1)  # `network` numbers requests for `request N`
-        self._playwright: Playwright | None = None
-        self._context: BrowserContext | None = None
+        # Playwright, the browser, its context and tab numbers, the trace (browser_owner.py)
+        self.browser = BrowserOwner(attach=attach, engine=engine, browser_path=browser_path,
+                                    profile_dir=self.profile_dir,
+                                    domains=self.policy.domains, network=self.network)
         self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
         for header, value in attach.headers if attach else ():  # --remote-header's values
             self.redactor.shown.add(value, f"<{header} header>")
             self.redactor.files.add(value, f"<{header} header>")
         self.recording_path: Path | None = None  # where views record it (set by the CLI)
         self.recording_shots = True  # a small picture per step beside it (--no-shots)
-        self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
-        self.trace_parts = 0
         self.switching = False  # relaunching the browser (handoff): its old pages close
         self.held_pages: list[Page] | None = None  # new pages no tab adopts (core/recycle.py)
         self.handoff = Handoff(self)
@@ -121,7 +113,6 @@ class Session:
         # Diffs from what an action changed (changes.py); False: a full snapshot after
         # every action, as before (COCKPIT_FULL_DIFF=1; benchmarks compare the two).
         self.incremental_diffs = os.environ.get("COCKPIT_FULL_DIFF", "") in ("", "0")
-        # a Result once its command ran, in this order (session/after.py)
         # a Result once its command ran, in this order (session/after.py); a recorder
         # appends its picture of each step
         self.after_steps: list[AfterStep] = [
@@ -142,27 +133,9 @@ class Session:
         await self.close()
 
     async def start(self) -> Session:
-        with child_stderr_logged("playwright driver", log):  # never our terminal
-            manager = async_playwright()
-            playwright = self._playwright = await manager.start()
-        driver_end_noted(manager, log)  # its death must not print a stray traceback
-        try:
-            self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
-                playwright, self.engine, self.browser_path, not self.headed, self.profile_dir)
-            if self.plan.owns_browser and self.engine == "chromium":  # kept for relaunches
-                self.plan.args += self.policy.domains.chromium_args()
-            self.network.prepare(playwright)
-            context = self._context = await launch(playwright, self.plan,
-                                                   self.launch_options())
-            await self.prepare_context(context)  # before any page loads
-            # after the launch: registering reaches the contexts that exist (an attached
-            # browser's own), and later ones (a relaunch) get it when they are made
-            await changes.register_ref_engine(playwright)
-            await register_point_engine(playwright)
-            self.headed = not self.plan.headless  # an attached browser says what it is
-        except BaseException:
-            await playwright.stop()
-            raise
+        context = await self.browser.start(headless=not self.headed)
+        assert self.plan is not None  # a started browser has its plan
+        self.headed = not self.plan.headless  # an attached browser says what it is
         await self.start_trace()
         self.watch_context(context)
         for page in context.pages:
@@ -172,21 +145,70 @@ class Session:
         self.active = self.tabs[0]
         return self
 
+    # --- the browser (browser_owner.py), as relaunch, recovery and recycle reach it ---
+    @property
+    def plan(self) -> LaunchPlan | None:
+        return self.browser.plan
+
+    @plan.setter
+    def plan(self, plan: LaunchPlan | None) -> None:
+        self.browser.plan = plan
+
+    @property
+    def trace_path(self) -> Path | None:
+        return self.browser.trace_path
+
+    @trace_path.setter
+    def trace_path(self, path: Path | None) -> None:
+        self.browser.trace_path = path
+
+    @property
+    def trace_parts(self) -> int:
+        return self.browser.trace_parts
+
+    @trace_parts.setter
+    def trace_parts(self, parts: int) -> None:
+        self.browser.trace_parts = parts
+
+    @property
+    def owns_browser(self) -> bool:
+        return self.browser.owns_browser
+
+    @property
+    def context(self) -> BrowserContext | None:
+        return self.browser.context
+
+    def use_context(self, context: BrowserContext | None) -> None:
+        self.browser.use_context(context)
+
+    @property
+    def playwright(self) -> Playwright:
+        return self.browser.playwright
+
+    def browser_context(self) -> BrowserContext:
+        return self.browser.browser_context()
+
+    def next_tab_id(self) -> int:
+        return self.browser.next_tab_id()
+
     def launch_options(self) -> dict[str, Any]:
-        """Context options a launch takes from the session (emulation: core/network)."""
-        return self.network.launch_options()
+        return self.browser.launch_options()
 
     async def prepare_context(self, context: BrowserContext, *,
                               restoring: bool = False) -> None:
-        """What every context the session makes (at start, at a relaunch) gets before
-        its first page loads: the --allow-domain routes (core/policy), the routes and
-        emulation (core/network; `restoring`: offline waits until the tabs loaded)."""
-        await self.policy.domains.install(context)
-        await self.network.apply(context, restoring=restoring)
+        await self.browser.prepare_context(context, restoring=restoring)
 
     async def context_restored(self, context: BrowserContext) -> None:
         """A relaunched context's tabs have loaded again (offline may go on now)."""
         await self.network.restored(context)
+
+    async def start_trace(self) -> None:
+        # pictures cannot be masked: with secrets, a secret typed into an ordinary field
+        # would show in them (trace_scrub.py masks the text)
+        await self.browser.start_trace(screenshots=not self.secrets)
+
+    async def stop_trace(self, part: int = 0) -> None:
+        await self.browser.stop_trace(part, self.redactor.files)
 
     def watch_context(self, context: BrowserContext) -> None:
         """Follow a (re)launched browser: its new pages, its death, and the same action
@@ -202,41 +224,8 @@ class Session:
         await self.handoff.close()
         with tolerated("saving the trace", log):  # a stopped browser never answers
             await asyncio.wait_for(self.stop_trace(), CLOSE_S)
-        if self._context is not None:
-            try:  # attached (--cdp, --ws-endpoint): disconnect only, never close theirs
-                await asyncio.wait_for(close_browser(self.plan, self._context), CLOSE_S)
-            except TimeoutError:  # stopped (SIGSTOP) or hung: it would never close
-                log.warning("the browser did not close within %g s", CLOSE_S)
-                if self.owns_browser:
-                    kill_browser(self.profile_dir)
-            except Exception:  # gone: crashed, or closed by hand
-                log.debug("closing the browser failed; going on", exc_info=True)
-            self._context = None
-        if self._playwright is not None:
-            with tolerated("stopping Playwright", log):
-                await asyncio.wait_for(self._playwright.stop(), CLOSE_S)
-            self._playwright = None
+        await self.browser.close()
         self.bus.emit(ev.SESSION_CLOSED, session=self.name)
-
-    @property
-    def owns_browser(self) -> bool:
-        """Whether Cockpit launched the browser, and so may close, relaunch or restart it;
-        False for one attached with --cdp / --ws-endpoint (the user's own Chrome)."""
-        return self.attach is None
-
-    @property
-    def context(self) -> BrowserContext | None:
-        return self._context
-
-    def use_context(self, context: BrowserContext | None) -> None:
-        """The browser's context from now on (a relaunch made a new one; None: closed)."""
-        self._context = context
-
-    @property
-    def playwright(self) -> Playwright:
-        if self._playwright is None:
-            raise CommandError("the session is not started: Playwright is not running")
-        return self._playwright
 
     @property
     def command_lock(self) -> asyncio.Lock:
@@ -244,37 +233,10 @@ class Session:
         picture) takes it too, so it never runs under a command."""
         return self.holds.lock
 
-    def next_tab_id(self) -> int:
-        return next(self._tab_ids)
-
-    def browser_context(self) -> BrowserContext:
-        """The running browser's context; a CommandError when there is none."""
-        if self._context is None:
-            raise CommandError("the browser is not running (it did not start, or it was "
-                               "closed): start Cockpit again")
-        return self._context
-
-    async def start_trace(self) -> None:
-        if self.trace_path is not None and self._context is not None:
-            # pictures cannot be masked: with secrets, a secret typed into an ordinary
-            # field would show in them (trace_scrub.py masks the text)
-            await self._context.tracing.start(screenshots=not self.secrets, snapshots=True)
-
-    async def stop_trace(self, part: int = 0) -> None:
-        """Save the trace (Trace Viewer opens it); a browser relaunched by a handoff
-        ends one part, saved as FILE-1.zip, FILE-2.zip..., the last one as FILE."""
-        if self.trace_path is None or self._context is None:
-            return
-        path = self.trace_path if not part else self.trace_path.with_name(
-            f"{self.trace_path.stem}-{part}{self.trace_path.suffix}")
-        with tolerated(f"saving the trace {path}", log):  # the browser is gone: none left
-            await self._context.tracing.stop(path=path)
-            scrub_trace(path, self.redactor.files)  # no secret, owner-only
-
     def browser_gone(self, context: BrowserContext) -> None:
         """The browser closed by itself (its window was closed, or it crashed or was
         killed): the end of a handoff in a window, else it is relaunched."""
-        if context is self._context and not self.switching and not self.closing \
+        if context is self.context and not self.switching and not self.closing \
                 and not self.handoff.browser_gone():
             self.recovery.browser_died()
 

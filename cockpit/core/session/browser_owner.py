@@ -1,0 +1,153 @@
+"""The session's browser: Playwright, the launch plan, the context and the numbers of its
+tabs, the trace. One object owns them (they are its privates); the session answers the
+browser lifecycle's `BrowserHost` members (relaunch, recovery, recycle) through it.
+
+It starts the browser so that every context it makes is prepared before a page loads
+(the --allow-domain routes of core/policy, the routes and emulation of core/network),
+and closes it so that a browser that hangs or was stopped is killed, never waited for."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import BrowserContext, Playwright, async_playwright
+
+from ..base.errors import CommandError
+from ..base.logs import child_stderr_logged, driver_end_noted, tolerated
+from ..browser.browser import LaunchPlan, close_browser, launch, plan_attach, plan_launch
+from ..browser.recovery import kill_browser
+from ..live.input import register_point_engine
+from ..page import changes
+from ..secrets.trace_scrub import scrub_trace
+
+if TYPE_CHECKING:
+    from ..secrets.mask import Masker
+    from ..browser.attach import Attach
+    from ..network.state import NetworkState
+    from ..policy.domains import DomainPolicy
+
+log = logging.getLogger(__name__)
+
+CLOSE_S = 10.0  # closing a browser that does not answer: it is killed after this
+
+
+class BrowserOwner:
+    """Playwright and the browser of one session, from its start to its close."""
+
+    def __init__(self, *, attach: Attach | None, engine: str, browser_path: str | None,
+                 profile_dir: Path, domains: DomainPolicy, network: NetworkState) -> None:
+        self.attach = attach  # --cdp / --ws-endpoint: a running browser, never ours to close
+        self.engine = engine
+        self.browser_path = browser_path
+        self.profile_dir = profile_dir
+        self.domains = domains
+        self.network = network
+        self.plan: LaunchPlan | None = None
+        self.trace_path: Path | None = None  # --trace: a Playwright trace of the session
+        self.trace_parts = 0
+        self._playwright: Playwright | None = None
+        self._context: BrowserContext | None = None
+        self._tab_ids = itertools.count(1)  # never reused, also across relaunches
+
+    async def start(self, headless: bool) -> BrowserContext:
+        """Playwright, then the browser (launched, or attached to); its context prepared."""
+        with child_stderr_logged("playwright driver", log):  # never our terminal
+            manager = async_playwright()
+            playwright = self._playwright = await manager.start()
+        driver_end_noted(manager, log)  # its death must not print a stray traceback
+        try:
+            self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
+                playwright, self.engine, self.browser_path, headless, self.profile_dir)
+            if self.plan.owns_browser and self.engine == "chromium":  # kept for relaunches
+                self.plan.args += self.domains.chromium_args()
+            self.network.prepare(playwright)
+            context = self._context = await launch(playwright, self.plan,
+                                                   self.launch_options())
+            await self.prepare_context(context)  # before any page loads
+            # after the launch: registering reaches the contexts that exist (an attached
+            # browser's own), and later ones (a relaunch) get it when they are made
+            await changes.register_ref_engine(playwright)
+            await register_point_engine(playwright)
+        except BaseException:
+            await playwright.stop()
+            self._playwright = None
+            raise
+        return context
+
+    def launch_options(self) -> dict[str, Any]:
+        """Context options a launch takes from the session (emulation: core/network)."""
+        return self.network.launch_options()
+
+    async def prepare_context(self, context: BrowserContext, *,
+                              restoring: bool = False) -> None:
+        """What every context made (at start, at a relaunch) gets before its first page
+        loads: the --allow-domain routes, the routes and emulation (`restoring`: offline
+        waits until the tabs loaded)."""
+        await self.domains.install(context)
+        await self.network.apply(context, restoring=restoring)
+
+    async def close(self) -> None:
+        """The browser closed (attached: disconnected only, never closed), then Playwright."""
+        if self._context is not None:
+            try:
+                await asyncio.wait_for(close_browser(self.plan, self._context), CLOSE_S)
+            except TimeoutError:  # stopped (SIGSTOP) or hung: it would never close
+                log.warning("the browser did not close within %g s", CLOSE_S)
+                if self.owns_browser:
+                    kill_browser(self.profile_dir)
+            except Exception:  # gone: crashed, or closed by hand
+                log.debug("closing the browser failed; going on", exc_info=True)
+            self._context = None
+        if self._playwright is not None:
+            with tolerated("stopping Playwright", log):
+                await asyncio.wait_for(self._playwright.stop(), CLOSE_S)
+            self._playwright = None
+
+    @property
+    def owns_browser(self) -> bool:
+        """Whether Cockpit launched the browser, and so may close, relaunch or restart it;
+        False for one attached with --cdp / --ws-endpoint (the user's own Chrome)."""
+        return self.attach is None
+
+    @property
+    def context(self) -> BrowserContext | None:
+        return self._context
+
+    def use_context(self, context: BrowserContext | None) -> None:
+        """The browser's context from now on (a relaunch made a new one; None: closed)."""
+        self._context = context
+
+    @property
+    def playwright(self) -> Playwright:
+        if self._playwright is None:
+            raise CommandError("the session is not started: Playwright is not running")
+        return self._playwright
+
+    def browser_context(self) -> BrowserContext:
+        """The running browser's context; a CommandError when there is none."""
+        if self._context is None:
+            raise CommandError("the browser is not running (it did not start, or it was "
+                               "closed): start Cockpit again")
+        return self._context
+
+    def next_tab_id(self) -> int:
+        return next(self._tab_ids)
+
+    async def start_trace(self, screenshots: bool) -> None:
+        if self.trace_path is not None and self._context is not None:
+            await self._context.tracing.start(screenshots=screenshots, snapshots=True)
+
+    async def stop_trace(self, part: int, masker: Masker) -> None:
+        """Save the trace (Trace Viewer opens it), its text masked; a browser relaunched by
+        a handoff ends one part, saved as FILE-1.zip, FILE-2.zip..., the last one as FILE."""
+        if self.trace_path is None or self._context is None:
+            return
+        path = self.trace_path if not part else self.trace_path.with_name(
+            f"{self.trace_path.stem}-{part}{self.trace_path.suffix}")
+        with tolerated(f"saving the trace {path}", log):  # the browser is gone: none left
+            await self._context.tracing.stop(path=path)
+            scrub_trace(path, masker)  # no secret, owner-only
