@@ -18,21 +18,9 @@ import pytest
 from cockpit.core import Session
 from conftest import page
 
-from live_pages import BUS_TILES, GRID, SLIDER, status_of, tile_centre
+from live_pages import BUS_TILES, GRID, SLIDER, UNTIL_SOLVED, status_of, tile_centre
 
 pytest.importorskip("textual_serve", reason="pip install textual-serve")
-
-# The pages say they are a CAPTCHA (a marker Cockpit recognises) until solved.
-UNTIL_SOLVED = """
-<div data-captcha style="position:absolute;top:20px;left:40px">Prove you are human</div>
-<script>
-  new MutationObserver(() => {
-    if (document.getElementById('status').textContent === 'Verified')
-      document.querySelector('[data-captcha]')?.remove();
-  }).observe(document.getElementById('status'), {childList: true, characterData: true,
-                                                 subtree: true});
-</script>"""
-
 
 async def until(check, timeout: float = 20.0) -> None:
     loop = asyncio.get_running_loop()
