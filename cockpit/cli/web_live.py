@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import logging
 import re
@@ -23,10 +24,13 @@ from ..control.client import READ_LIMIT, hello
 from ..control.discovery import LiveInfo
 from ..control.protocol import encode
 from ..core import command_of, join
+from ..core import events as ev
 
 log = logging.getLogger("cockpit")
 
-STATE_S = 1.0  # who has control, asked of the session this often
+STATE_S = 1.0  # who has control, asked of the session this often (and on its events)
+CONTROL_EVENTS = (ev.HANDOFF, ev.RESUMED, ev.NEEDS_HUMAN, ev.NEEDS_CLEARED,
+                  ev.AGENTS_HELD, ev.AGENTS_RELEASED)
 KEY = re.compile(r"^(?:(?:Control|Alt|Meta|Shift)\+)*(?:[^\s+]{1,20}|\+)$")
 BUTTONS = ("left", "middle", "right")
 TAKEN = "taken over in the web view"
@@ -205,18 +209,32 @@ async def _frames(info: LiveInfo, ws: Any) -> None:
 
 
 async def _control(session: AsyncCockpit, ws: Any, state: dict[str, Any]) -> None:
-    """Who has control (and what the page needs), to the browser whenever it changes."""
+    """Who has control (and what the page needs), to the browser whenever it changes:
+    asked at once on each event that may change it (and every STATE_S besides), so an
+    action on the picture is checked against it without a question to the session."""
     told = None
-    while True:
-        handoff = ((await session.state()).get("status") or {}).get("handoff") or {}
-        need = (handoff.get("needs") or {}).get("kind")
-        state["human"] = bool(handoff.get("human_has_control"))
-        now = (state["human"], need)
-        if now != told:
-            told = now
-            await ws.send_str(json.dumps({"type": "control", "human": now[0],
-                                          "need": need}))
-        await asyncio.sleep(STATE_S)
+    changed = asyncio.Event()
+
+    async def follow() -> None:
+        async for event in session.events():
+            if event.kind in CONTROL_EVENTS:
+                changed.set()
+    following = asyncio.create_task(follow())
+    try:
+        while True:
+            changed.clear()
+            handoff = ((await session.state()).get("status") or {}).get("handoff") or {}
+            need = (handoff.get("needs") or {}).get("kind")
+            state["human"] = bool(handoff.get("human_has_control"))
+            now = (state["human"], need)
+            if now != told:
+                told = now
+                await ws.send_str(json.dumps({"type": "control", "human": now[0],
+                                              "need": need}))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), STATE_S)
+    finally:
+        following.cancel()
 
 
 async def live_socket(request: Any, info: LiveInfo) -> Any:
@@ -285,14 +303,16 @@ async def _act(session: AsyncCockpit, ws: Any, state: dict[str, Any], data: str)
     if line is None:
         return
     spec = command_of(line)
-    if spec is None or not spec.needs_person:  # a handoff and a resume need no control
-        handoff = ((await session.state()).get("status") or {}).get("handoff") or {}
-        state["human"] = bool(handoff.get("human_has_control"))
-        if not state["human"]:  # watch-only: the agents have the browser
-            await ws.send_str(json.dumps({"type": "said", "ok": False, "text":
-                                          "watch-only: Take control first"}))
-            return
+    # a handoff and a resume need no control; the rest is checked against who has it as
+    # _control keeps it (told at once of a handoff or a resume): a press goes to the page
+    # without a question to the session first
+    if (spec is None or not spec.needs_person) and not state["human"]:
+        await ws.send_str(json.dumps({"type": "said", "ok": False, "text":
+                                      "watch-only: Take control first"}))
+        return
     result = await session.run(line, source="human")
+    if result.ok and spec is not None and spec.needs_person:  # taken, or given back
+        state["human"] = spec.name == "handoff"
     first = (result.output if result.ok else result.error or "").split("\n", 1)[0]
     await ws.send_str(json.dumps({"type": "said", "ok": result.ok, "command": line,
                                   "text": f"{line}: {first}"}))
