@@ -60,6 +60,19 @@ GRID = """
 </script>"""
 
 
+# Added to either page: it says it is a CAPTCHA (a marker Cockpit recognises, so an agent
+# is told a person is needed) until it is solved.
+UNTIL_SOLVED = """
+<div data-captcha style="position:absolute;top:20px;left:40px">Prove you are human</div>
+<script>
+  new MutationObserver(() => {
+    if (document.getElementById('status').textContent === 'Verified')
+      document.querySelector('[data-captcha]')?.remove();
+  }).observe(document.getElementById('status'), {childList: true, characterData: true,
+                                                 subtree: true});
+</script>"""
+
+
 def tile_centre(n: int) -> tuple[int, int]:
     """The middle of tile n (1 to 9) in viewport CSS pixels."""
     row, col = divmod(n - 1, 3)

@@ -126,7 +126,9 @@ class LiveSession:
         self.recording_failed: str | None = None  # why, once the recording has failed
         self.session.bus.subscribe(self._note_recording_failed)
         from ..control.notify import SessionNotifier
-        self.notifier = SessionNotifier(self.session.name, options.notify)
+        view = self.session.live_view
+        self.notifier = SessionNotifier(self.session.name, options.notify,
+                                        web=lambda: view.web_link)
         if self.notifier.active:  # notify-send (a desktop), --notify CMD: once per need
             self.session.bus.subscribe(self.notifier.on_event)
         self._server_open = self._session_open = self._closed = False

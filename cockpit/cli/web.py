@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hmac
+import logging
 import secrets
 import shlex
 import sys
@@ -20,6 +21,7 @@ from ..core import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .exits import failed
 
 FACE = "cockpit web"
+log = logging.getLogger("cockpit")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -127,6 +129,7 @@ async def serve(command: str, session: str, host: str, port: int, info: Any = No
     server = guarded_server(command, token, f"Cockpit: {session}", info)
     runner = web.AppRunner(await server._make_app(), handle_signals=False)
     await runner.setup()
+    told = None
     try:
         site = web.TCPSite(runner, host, port)
         await site.start()
@@ -137,9 +140,36 @@ async def serve(command: str, session: str, host: str, port: int, info: Any = No
               f"\n  each visitor gets an attached cockpit (commands typed there run as "
               f"human), with the page live beside it (alone: /live?token=...); "
               f"Ctrl+C stops", flush=True)
+        here = f"http://{shown}:{bound}"
+        told = await announce(info, f"{here}/live", f"{here}/live?token={token}")
         from .live import stop_signals
         with stop_signals() as stop:
             await stop.wait()
     finally:
+        if told is not None:
+            await told.close()  # the session no longer names this web view
         await runner.cleanup()  # each visitor's cockpit quits; the session goes on
     return EXIT_OK
+
+
+async def announce(info: Any, url: str, link: str) -> Any:
+    """Tell the session its page is served live at `url` (`link`: with the token), so
+    its NEEDS A HUMAN notices and handoffs name it; it is said while the connection
+    returned stays open. None when the session cannot be told (an older one): logged."""
+    if info is None:
+        return None
+    from ..control.async_client import AsyncCockpit
+    from ..control.discovery import Unreachable
+    session = AsyncCockpit(socket_path=str(info.socket), client="web")
+    try:
+        await session.connect()
+        answer = await session.request("web", url=url, link=link)
+    except (OSError, Unreachable) as exc:
+        log.warning("cockpit web could not tell the session where it serves: %s", exc)
+        await session.close()
+        return None
+    if not answer.get("ok"):
+        log.warning("the session does not take the web view's URL: %s", answer.get("error"))
+        await session.close()
+        return None
+    return session

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import logging
 import re
+from collections import deque
 from typing import Any
 
 from ..control import wire
@@ -22,10 +24,13 @@ from ..control.client import READ_LIMIT, hello
 from ..control.discovery import LiveInfo
 from ..control.protocol import encode
 from ..core import command_of, join
+from ..core import events as ev
 
 log = logging.getLogger("cockpit")
 
-STATE_S = 1.0  # who has control, asked of the session this often
+STATE_S = 1.0  # who has control, asked of the session this often (and on its events)
+CONTROL_EVENTS = (ev.HANDOFF, ev.RESUMED, ev.NEEDS_HUMAN, ev.NEEDS_CLEARED,
+                  ev.AGENTS_HELD, ev.AGENTS_RELEASED)
 KEY = re.compile(r"^(?:(?:Control|Alt|Meta|Shift)\+)*(?:[^\s+]{1,20}|\+)$")
 BUTTONS = ("left", "middle", "right")
 TAKEN = "taken over in the web view"
@@ -57,6 +62,7 @@ const view = document.getElementById('view'), who = document.getElementById('who
 const take = document.getElementById('take'), give = document.getElementById('give');
 const said = document.getElementById('said');
 let css = {w: 0, h: 0}, shown = null;
+const DOUBLE_MS = 500;
 window.cockpitLive = {frames: 0, human: false, results: []};
 ws.onmessage = e => {
   if (typeof e.data !== 'string') {
@@ -80,23 +86,32 @@ const at = e => { const r = view.getBoundingClientRect();
   return [Math.round((e.clientX - r.left) * css.w / r.width * 10) / 10,
           Math.round((e.clientY - r.top) * css.h / r.height * 10) / 10]; };
 const near = (a, b, d) => Math.hypot(a[0] - b[0], a[1] - b[1]) <= d;
-let down = null, pending = null, wheel = null;
+let down = null, last = null, wheel = null;
+// A press goes to the page at once (no wait to tell a click from a double-click): the
+// second press near the first within DOUBLE_MS is sent as click 2, a double-click to
+// the page. While pressed, the pointer's moves follow (the server keeps the newest).
 view.addEventListener('pointerdown', e => { e.preventDefault(); view.focus();
-  down = {p: at(e), button: ['left', 'middle', 'right'][e.button] || 'left'};
-  view.setPointerCapture(e.pointerId); });
-view.addEventListener('pointerup', e => {
+  const p = at(e), button = ['left', 'middle', 'right'][e.button] || 'left';
+  const now = performance.now();
+  const count = last && last.button === button && now - last.t < DOUBLE_MS &&
+    near(last.p, p, 6) ? Math.min(last.count + 1, 3) : 1;
+  down = {p, button, count, moved: false}; last = {p, button, count, t: now};
+  view.setPointerCapture(e.pointerId);
+  send({type: 'down', at: p, button, count}); });
+view.addEventListener('pointermove', e => {
   if (!down) return;
-  const p = at(e), d = down; down = null;
-  if (!near(p, d.p, 3)) { send({type: 'drag', from: d.p, to: p}); return; }
-  if (pending && pending.button === d.button && near(pending.p, p, 6)) {
-    clearTimeout(pending.timer); pending = null;
-    send({type: 'click', at: p, button: d.button, count: 2}); return; }
-  if (pending) { clearTimeout(pending.timer);
-    send({type: 'click', at: pending.p, button: pending.button, count: 1}); }
-  const mine = {p: d.p, button: d.button};
-  mine.timer = setTimeout(() => { if (pending === mine) { pending = null;
-    send({type: 'click', at: mine.p, button: mine.button, count: 1}); } }, 300);
-  pending = mine; });
+  const p = at(e);
+  if (!down.moved && near(p, down.p, 3)) return;
+  down.moved = true; last = null;
+  send({type: 'move', at: p}); });
+const release = e => {
+  if (!down) return;
+  const d = down; down = null;
+  const m = {type: 'up', button: d.button, count: d.count};
+  if (d.moved) m.at = at(e);
+  send(m); };
+view.addEventListener('pointerup', release);
+view.addEventListener('pointercancel', release);
 view.addEventListener('contextmenu', e => e.preventDefault());
 view.addEventListener('wheel', e => { e.preventDefault();
   if (!wheel) { wheel = {p: at(e), dx: 0, dy: 0};
@@ -134,16 +149,16 @@ def command_for(message: dict[str, Any]) -> str | None:
         return "resume"
     if kind == "click":
         x, y = message["at"]
-        words = ["mouse", "click", _n(x), _n(y)]
-        button = message.get("button", "left")
-        if button not in BUTTONS:
-            raise ValueError(f"no such button: {button!r}")
-        if button != "left":
-            words += ["--button", button]
-        count = int(message.get("count") or 1)
-        if count > 1:
-            words += ["--count", str(min(count, 3))]
-        return " ".join(words)
+        return " ".join(["mouse", "click", _n(x), _n(y), *_pressed(message)])
+    if kind in ("down", "up"):  # a press or a release, sent as it happens
+        words = ["mouse", kind]
+        if message.get("at") is not None:
+            x, y = message["at"]
+            words += [_n(x), _n(y)]
+        return " ".join(words + _pressed(message))
+    if kind == "move":
+        x, y = message["at"]
+        return f"mouse move {_n(x)} {_n(y)}"
     if kind == "drag":
         (x1, y1), (x2, y2) = message["from"], message["to"]
         return " ".join(["mouse", "drag", _n(x1), _n(y1), _n(x2), _n(y2)])
@@ -155,6 +170,20 @@ def command_for(message: dict[str, Any]) -> str | None:
             raise ValueError(f"not a key: {key[:30]!r}")
         return join(["press", key])
     return None
+
+
+def _pressed(message: dict[str, Any]) -> list[str]:
+    """The --button and --count words of a click, press or release."""
+    words = []
+    button = message.get("button", "left")
+    if button not in BUTTONS:
+        raise ValueError(f"no such button: {button!r}")
+    if button != "left":
+        words += ["--button", button]
+    count = int(message.get("count") or 1)
+    if count > 1:
+        words += ["--count", str(min(count, 3))]
+    return words
 
 
 async def _frames(info: LiveInfo, ws: Any) -> None:
@@ -180,18 +209,32 @@ async def _frames(info: LiveInfo, ws: Any) -> None:
 
 
 async def _control(session: AsyncCockpit, ws: Any, state: dict[str, Any]) -> None:
-    """Who has control (and what the page needs), to the browser whenever it changes."""
+    """Who has control (and what the page needs), to the browser whenever it changes:
+    asked at once on each event that may change it (and every STATE_S besides), so an
+    action on the picture is checked against it without a question to the session."""
     told = None
-    while True:
-        handoff = ((await session.state()).get("status") or {}).get("handoff") or {}
-        need = (handoff.get("needs") or {}).get("kind")
-        state["human"] = bool(handoff.get("human_has_control"))
-        now = (state["human"], need)
-        if now != told:
-            told = now
-            await ws.send_str(json.dumps({"type": "control", "human": now[0],
-                                          "need": need}))
-        await asyncio.sleep(STATE_S)
+    changed = asyncio.Event()
+
+    async def follow() -> None:
+        async for event in session.events():
+            if event.kind in CONTROL_EVENTS:
+                changed.set()
+    following = asyncio.create_task(follow())
+    try:
+        while True:
+            changed.clear()
+            handoff = ((await session.state()).get("status") or {}).get("handoff") or {}
+            need = (handoff.get("needs") or {}).get("kind")
+            state["human"] = bool(handoff.get("human_has_control"))
+            now = (state["human"], need)
+            if now != told:
+                told = now
+                await ws.send_str(json.dumps({"type": "control", "human": now[0],
+                                              "need": need}))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), STATE_S)
+    finally:
+        following.cancel()
 
 
 async def live_socket(request: Any, info: LiveInfo) -> Any:
@@ -202,19 +245,51 @@ async def live_socket(request: Any, info: LiveInfo) -> Any:
     session = await AsyncCockpit(socket_path=info.socket, source="human",
                                  client="web-live").connect()
     state: dict[str, Any] = {"human": False}
+    inbox: deque[str] = deque()
+    arrived = asyncio.Event()
     tasks = [asyncio.create_task(_frames(info, ws)),
-             asyncio.create_task(_control(session, ws, state))]
+             asyncio.create_task(_control(session, ws, state)),
+             asyncio.create_task(_acting(session, ws, state, inbox, arrived))]
     try:
         async for message in ws:
             if message.type != WSMsgType.TEXT:
                 continue
-            await _act(session, ws, state, message.data)
+            inbox.append(message.data)
+            arrived.set()
     finally:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await session.close()
     return ws
+
+
+async def _acting(session: AsyncCockpit, ws: Any, state: dict[str, Any],
+                  inbox: deque[str], arrived: asyncio.Event) -> None:
+    """The person's actions, run one after another in the order they came (a press
+    before its release); of moves in a row only the newest runs: a mouse step takes as
+    long as the page needs to settle, and the pointer is where it was moved last."""
+    while True:
+        await arrived.wait()
+        arrived.clear()
+        while inbox:
+            data = inbox.popleft()
+            if inbox and _is_move(data) and _is_move(inbox[0]):
+                continue
+            try:
+                await _act(session, ws, state, data)
+            except (ConnectionError, OSError, RuntimeError) as exc:  # the session went away
+                log.warning("the web live view's input stopped: %s", exc)
+                await ws.close()
+                return
+
+
+def _is_move(data: str) -> bool:
+    try:
+        message = json.loads(data)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "move"
 
 
 async def _act(session: AsyncCockpit, ws: Any, state: dict[str, Any], data: str) -> None:
@@ -228,14 +303,16 @@ async def _act(session: AsyncCockpit, ws: Any, state: dict[str, Any], data: str)
     if line is None:
         return
     spec = command_of(line)
-    if spec is None or not spec.needs_person:  # a handoff and a resume need no control
-        handoff = ((await session.state()).get("status") or {}).get("handoff") or {}
-        state["human"] = bool(handoff.get("human_has_control"))
-        if not state["human"]:  # watch-only: the agents have the browser
-            await ws.send_str(json.dumps({"type": "said", "ok": False, "text":
-                                          "watch-only: Take control first"}))
-            return
+    # a handoff and a resume need no control; the rest is checked against who has it as
+    # _control keeps it (told at once of a handoff or a resume): a press goes to the page
+    # without a question to the session first
+    if (spec is None or not spec.needs_person) and not state["human"]:
+        await ws.send_str(json.dumps({"type": "said", "ok": False, "text":
+                                      "watch-only: Take control first"}))
+        return
     result = await session.run(line, source="human")
+    if result.ok and spec is not None and spec.needs_person:  # taken, or given back
+        state["human"] = spec.name == "handoff"
     first = (result.output if result.ok else result.error or "").split("\n", 1)[0]
     await ws.send_str(json.dumps({"type": "said", "ok": result.ok, "command": line,
                                   "text": f"{line}: {first}"}))

@@ -63,6 +63,7 @@ class SessionRow:
     recording: str = "off"  # on, off, failed: why
     recording_path: str | None = None
     url: str = ""
+    web: str = ""  # the web view `cockpit web` serves of it (with its token), if any
     tabs: int = 0
     connected: bool = False
     error: str | None = None
@@ -103,6 +104,13 @@ def browser_kind(status: dict[str, Any]) -> tuple[str, str | None]:
     except ValueError:
         host = ""
     return ("attached" if host in LOCAL_HOSTS or not host else "remote"), endpoint
+
+
+def apply_state(row: SessionRow, state: dict[str, Any]) -> None:
+    """What a `state` answer says, onto the row: its status, and the web view."""
+    apply_status(row, state["status"])
+    link = state.get("web_link")
+    row.web = link if isinstance(link, str) else ""
 
 
 def apply_status(row: SessionRow, status: dict[str, Any]) -> None:
@@ -196,7 +204,7 @@ class SessionFeed:
             return
         refresher = asyncio.ensure_future(self._refresh(client))
         try:
-            apply_status(self.row, (await client.state())["status"])
+            apply_state(self.row, await client.state())
             self.row.connected = True
             need = self.row.need
             self.monitor.feed_changed(self, None if need is None else Event(
@@ -204,6 +212,8 @@ class SessionFeed:
                                  "url": need["url"]}))
             async for event in client.events(history=True):
                 apply_event(self.row, event)
+                if event.kind == ev.NEEDS_HUMAN:  # its call names the web view served now
+                    apply_state(self.row, await client.state())
                 if ev.kind_of(event.kind).changes_state or event.kind in (
                         ev.HANDOFF, ev.RESUMED, ev.AGENTS_HELD, ev.AGENTS_RELEASED):
                     self._dirty.set()
@@ -223,7 +233,7 @@ class SessionFeed:
             await self._dirty.wait()
             self._dirty.clear()
             try:
-                apply_status(self.row, (await client.state())["status"])
+                apply_state(self.row, await client.state())
             except Unreachable:
                 return
             self.monitor.feed_changed(self, None)
@@ -321,7 +331,7 @@ class Monitor:
             call = self.ledger.observe(feed.info.socket, event)
             if call is not None and feed.row.needs_person and feed.info.socket != self.quiet:
                 calls.append(Call(feed.row.session, call.need, call.detail,
-                                  call.url or feed.row.url))
+                                  call.url or feed.row.url, feed.row.web))
         self.changed(calls)
 
     def feed_ended(self, feed: SessionFeed) -> None:

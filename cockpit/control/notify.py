@@ -16,7 +16,9 @@ Where the call goes:
   set and notify-send on PATH); the session's own process sends it, whether or not a
   cockpit is open on it.
 - `run_notify()`: the user's `--notify CMD`, through the shell, with COCKPIT_SESSION,
-  COCKPIT_REASON and COCKPIT_URL in its environment (so a script can post it anywhere).
+  COCKPIT_REASON and COCKPIT_URL in its environment (so a script can post it anywhere),
+  and COCKPIT_WEB_URL when `cockpit web` serves the session (the live view, with its
+  token: where the person takes the page over).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core import events as ev
 from ..core import Event
@@ -37,6 +39,7 @@ log = logging.getLogger("cockpit.notify")
 REPEAT_S = 30.0  # the same need, cleared and raised again sooner, is the same need
 NOTIFY_TIMEOUT_S = 30.0  # a --notify command that runs longer is stopped
 ENV_SESSION, ENV_REASON, ENV_URL = "COCKPIT_SESSION", "COCKPIT_REASON", "COCKPIT_URL"
+ENV_WEB = "COCKPIT_WEB_URL"
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Call:
     need: str  # captcha, code, login, stuck
     detail: str
     url: str
+    web: str = ""  # the web view where the person takes it over live, when one is served
 
     @property
     def reason(self) -> str:
@@ -56,7 +60,8 @@ class Call:
     @property
     def text(self) -> str:
         where = f" at {self.url}" if self.url else ""
-        return f"{self.session} needs a human: {self.reason}{where}"
+        live = f"; take it over live: {self.web}" if self.web else ""
+        return f"{self.session} needs a human: {self.reason}{where}{live}"
 
 
 class NeedLedger:
@@ -132,7 +137,8 @@ def terminal_call(call: Call) -> str:
     """The bell, then an OSC 9 and an OSC 777 desktop notification: a terminal that knows
     neither ignores them."""
     title = _osc_text(f"Cockpit: {call.session} needs a human")
-    body = _osc_text(call.reason + (f" at {call.url}" if call.url else ""))
+    body = _osc_text(call.reason + (f" at {call.url}" if call.url else "")
+                     + (f" - live: {call.web}" if call.web else ""))
     return f"\a\x1b]9;{title}: {body}\x1b\\\x1b]777;notify;{title};{body}\x1b\\"
 
 
@@ -142,8 +148,11 @@ def has_desktop() -> bool:
 
 
 def notify_env(call: Call) -> dict[str, str]:
-    return {**os.environ, ENV_SESSION: call.session, ENV_REASON: call.reason,
-            ENV_URL: call.url}
+    env = {**os.environ, ENV_SESSION: call.session, ENV_REASON: call.reason,
+           ENV_URL: call.url}
+    if call.web:
+        env[ENV_WEB] = call.web
+    return env
 
 
 class Caller:
@@ -158,7 +167,8 @@ class Caller:
 
     def call(self, call: Call) -> None:
         if self.desktop:
-            body = call.reason + (f" at {call.url}" if call.url else "")
+            body = call.reason + (f" at {call.url}" if call.url else "") + (
+                f"\nTake it over live: {call.web}" if call.web else "")
             self._start(["notify-send", "--app-name=Cockpit", "--urgency=critical",
                          f"Cockpit: {call.session} needs a human", body], call, "notify-send")
         if self.command:
@@ -208,8 +218,10 @@ class SessionNotifier:
     where there is a desktop, and --notify CMD. Subscribe `on_event` to the session's bus."""
 
     def __init__(self, session: str, command: str | None = None,
-                 desktop: bool | None = None) -> None:
+                 desktop: bool | None = None,
+                 web: Callable[[], str | None] = lambda: None) -> None:
         self.session = session
+        self.web = web  # the web view served now (with its token), when there is one
         self.ledger = NeedLedger()
         self.caller = Caller(command, desktop)
 
@@ -220,4 +232,4 @@ class SessionNotifier:
     def on_event(self, event: Event) -> None:
         call = self.ledger.observe(self.session, event)
         if call is not None:
-            self.caller.call(call)
+            self.caller.call(replace(call, web=self.web() or ""))

@@ -15,9 +15,12 @@
     server: {"id": 4, "ok": true, "data": {"png": "BASE64..."}}
     client: {"id": 5, "op": "frames"}     the live picture (control/frames.py)
     server: {"id": 5, "ok": true} then {"frame": {"jpeg": "BASE64...", "css_width": ...}}
+    client: {"id": 6, "op": "web", "url": "http://127.0.0.1:8123/live", "link": "...?token=..."}
+    server: {"id": 6, "ok": true}    `cockpit web` serves the live view, while connected
     ops: run (the default when "command" is given), subscribe, state, picture, ping,
     refs (the active tab's refs for the page it shows now), agent (pause, resume, stop,
-    start or restart the session's agent), frames (the page's picture as it paints)
+    start or restart the session's agent), frames (the page's picture as it paints), web
+(a web view of the page is served there, until this connection closes)
 
 Standard library only, and little of it: `cockpit exec` imports this on every agent step
 (the JSON is wire.py's, and `math` is left out too: a library to load for one check).
@@ -37,9 +40,9 @@ if TYPE_CHECKING:
 PROTOCOL = 2
 MAX_REQUEST = 1 << 20  # bytes in one request line
 SOURCES = SENT_BY_CLIENTS  # core/base/sources.py
-OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent", "frames")
+OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent", "frames", "web")
 FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels", "action",
-          "target", "cwd"}
+          "target", "cwd", "url", "link"}
 AGENT_ACTIONS = ("pause", "resume", "stop", "start", "restart")  # core.agent.ACTIONS
 # set in the environment of an agent Cockpit starts (--agent): its `cockpit exec` is an
 # agent's, and `--human` (a person's answer to --confirm) is refused there
@@ -119,6 +122,11 @@ def check_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
                                     and "\0" not in cwd and len(cwd) <= 4096):
             raise ProtocolError('"cwd" must be an absolute directory path, like "/home/me"',
                                 request_id)
+    if op == "web" and not all(isinstance(message.get(k), str) and len(message[k]) < 2048
+                               and message[k].startswith(("http://", "https://"))
+                               for k in ("url", "link")):
+        raise ProtocolError('"url" and "link" must be http(s) URLs, like '
+                            '"http://127.0.0.1:8123/live"', request_id)
     if op == "agent" and message.get("action") not in AGENT_ACTIONS:
         raise ProtocolError(f'"action" must be one of {", ".join(AGENT_ACTIONS)}',
                             request_id)

@@ -117,6 +117,12 @@ class RemoteSession:
         png = (reply.get("data") or {}).get("png")
         return base64.b64decode(png) if png else None
 
+    @property
+    def web_link(self) -> str | None:
+        """The session's web view with its token, when `cockpit web` serves it."""
+        link = self._state.get("web_link")
+        return link if isinstance(link, str) else None
+
     def status(self) -> dict[str, Any]:
         status: dict[str, Any] = self._state["status"]
         return status

@@ -318,13 +318,26 @@ class _Connection:
             reply.update(ok=True, data={"refs": await self.session.current_refs()})
         elif op == "agent":
             reply.update(ok=True, output=await self.session.agent_control(request["action"]))
-        elif op in ("subscribe", "frames"):
+        elif op in ("subscribe", "frames", "web"):
             if (task := asyncio.current_task()) is not None:
                 task.set_name("cockpit-stream")  # ended with the connection
+            if op == "web":
+                await self.served_web(request)
+                return
             await (self.stream(request) if op == "subscribe" else
                    stream_frames(self.session, self.send, request.get("id")))
             return
         await self.send(reply)
+
+    async def served_web(self, request: dict[str, Any]) -> None:
+        """`cockpit web` serves the page live at the request's URL: said (the needs
+        notices, `status`, the handoff) until its connection closes."""
+        stop = self.session.live_view.serve_web(request["url"], request["link"])
+        try:
+            await self.send({"id": request.get("id"), "ok": True})
+            await asyncio.Event().wait()  # until the connection ends (cancelled then)
+        finally:
+            stop()
 
     async def stream(self, request: dict[str, Any]) -> None:
         """Every event from now on (after the kept history, when asked), as they come."""
@@ -392,4 +405,7 @@ def size_of(event: Event) -> int:
 
 def state_of(session: Session) -> dict[str, Any]:
     return {"status": session.status(), "tabs": session.tabs_info(),
-            "refs": session.refs_info(), "secrets": session.secret_names}
+            "refs": session.refs_info(), "secrets": session.secret_names,
+            # the web view with its token: for the person's faces (attach, watch), which
+            # hold the socket's token already; never in `status`, which is recorded
+            "web_link": session.live_view.web_link}

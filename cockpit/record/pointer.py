@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from ..core import DRAG_STEPS, CommandError, Invocation, RefInfo, Registry, as_ref, parse
 
-PLACED = ("move", "click", "drag")  # the actions whose numbers are points
+PLACED = ("move", "click", "drag", "down", "up")  # the actions whose numbers are points
 
 
 def _mouse(line: str, registry: Registry) -> Invocation | None:
@@ -42,7 +42,8 @@ def replayed(line: str, under: Any, refs: list[RefInfo],
     """The `mouse` line to replay: its point moved onto the recorded element where that
     is now (`--in @ref` and the offset); else as recorded, with a note saying so."""
     inv = _mouse(line, registry)
-    if inv is None or inv.action not in PLACED or inv.params.get("in") is not None or \
+    if inv is None or inv.action not in PLACED or not inv.numbers or \
+            inv.params.get("in") is not None or \
             not isinstance(under, list) or not under or not isinstance(under[0], dict):
         return line, []
     element = under[0]
@@ -73,7 +74,7 @@ def exported(line: str, under: Any, registry: Registry,
     pressed = f"button={button.lower()!r}" if button and button.lower() != "left" else ""
     out: list[str] = []
     points = [f"{n:g}" for n in numbers]
-    if action in PLACED:
+    if action in PLACED and numbers:
         within = inv.params.get("in")
         element = under[0] if isinstance(under, list) and under and \
             isinstance(under[0], dict) else None
@@ -91,15 +92,23 @@ def exported(line: str, under: Any, registry: Registry,
         if offsets is not None:
             out.append("assert box is not None, 'the element it was recorded on is not shown'")
             points = [f'box["{"xy"[i % 2]}"] + {n:g}' for i, n in enumerate(offsets)]
+    steps = inv.params.get("steps")
     if action == "move":
-        out.append(f"page.mouse.move({points[0]}, {points[1]})")
+        out.append(f"page.mouse.move({points[0]}, {points[1]}"
+                   f"{f', steps={int(steps)}' if steps else ''})")
     elif action == "click":
         extra = [pressed] if pressed else []
         if inv.params.get("count"):
             extra.append(f"click_count={int(inv.params['count'])}")
         out.append(f"page.mouse.click({', '.join([*points[:2], *extra])})")
     elif action in ("down", "up"):
-        out.append(f"page.mouse.{action}({pressed})")
+        if numbers:  # moved there first; an up, as a drag, in steps
+            on_way = f", steps={int(steps or DRAG_STEPS)}" if action == "up" else ""
+            out.append(f"page.mouse.move({points[0]}, {points[1]}{on_way})")
+        extra = [pressed] if pressed else []
+        if inv.params.get("count"):
+            extra.append(f"click_count={int(inv.params['count'])}")
+        out.append(f"page.mouse.{action}({', '.join(extra)})")
     elif action == "wheel":
         out.append(f"page.mouse.wheel({points[0]}, {points[1]})")
     else:  # drag: as the command does it, a move with steps between down and up

@@ -6,6 +6,7 @@ state it reads is declared here, and `submit` is the app's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from textual import work
@@ -84,6 +85,13 @@ class ControlHandlers(App[None]):
                 self.query_one(StatusBar).set(last_error=line)
             self.notify(line, title="Session", severity="error", timeout=30, markup=False)
 
+    def web_link(self) -> str | None:
+        """The web view `cockpit web` serves of this session, with its token (this is the
+        person's own cockpit): the local session's, or an attached one's state's."""
+        view = getattr(self.session, "live_view", None)
+        link = getattr(self.session, "web_link", None) or getattr(view, "web_link", None)
+        return link if isinstance(link, str) else None
+
     def _in_control(self) -> str:
         return "agent" if self._agent_state.get("state") not in (None, "exited") else "human"
 
@@ -106,9 +114,11 @@ class ControlHandlers(App[None]):
             self.query_one(NeedsNotice).hide_need()
             status.set(control=f"HUMAN ({data['reason']}; {key} resumes)", need="",
                        mode="headed" if data["mode"] != "terminal" else "headless")
+            link = self.web_link()
+            web = f", or in the web view at {link}" if link else ""
             where = {"window": "in the browser window", "headed": "in the browser window",
                      "terminal": "here: typed commands, or the mouse and keys on the "
-                                 "live zoom (`zoom`)"}.get(data["mode"], "")
+                                 f"live zoom (`zoom`){web}"}.get(data["mode"], "")
             self.notify(f"you have control {where}; {key} or `resume` gives it back",
                         title="Handoff", timeout=10, markup=False)
         elif message.kind == ev.RESUMED:
@@ -121,13 +131,15 @@ class ControlHandlers(App[None]):
         elif message.kind == ev.NEEDS_HUMAN and not self.human_has_control:
             status.set(need=f"{data['need']} ({data['detail']})")
             call = self._needs_told.observe(self.session.name, ev.Event(message.kind, data))
+            link = self.web_link()
             if call is not None:  # once per need: the bell, OSC 9 and OSC 777
                 self.bell()
-                self.write_to_terminal(terminal_call(call)[1:])
+                self.write_to_terminal(terminal_call(replace(call, web=link or ""))[1:])
             # one notice at a time: a new need replaces the one shown
             self.query_one(NeedsNotice).show_need(
                 f"NEEDS A HUMAN · {data['need']}: {data['detail']} at {data.get('url', '')}"
-                f" · {key} hands you the browser")
+                f" · {key} hands you the browser"
+                + (f" · or take it over live in the web view: {link}" if link else ""))
         elif message.kind == ev.NEEDS_CLEARED:
             self._needs_told.observe(self.session.name, ev.Event(message.kind, data))
             status.set(need="")

@@ -1,7 +1,9 @@
 """The live picture in the TUI: the page's frames as it paints (the local session's
 screencast, or pictures asked over the socket every moment by an attached cockpit), and
-the picture as a place to act on the page: a click, double-click, drag or wheel on its
-cells becomes a `mouse` command at the CSS pixels under them, keys become `press`.
+the picture as a place to act on the page: a press, the moves while it is held and the
+release on its cells become `mouse down|move|up` commands at the CSS pixels under them,
+sent as they happen (a double-click is a second press counted 2), the wheel `mouse
+wheel`, keys `press`.
 
 Input counts as the human's and is sent only while the human has control (a handoff,
 F10); otherwise the picture is watch-only and the zoom screen says so."""
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import io
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +25,7 @@ from .zoom import HalfBlocks
 
 log = logging.getLogger("cockpit")
 
-DOUBLE_S = 0.4  # a second click on the same cell within this is a double-click
+DOUBLE_S = 0.5  # a second press on the same cell within this is a double-click's
 WHEEL_S = 0.08  # wheel notches within this are sent as one `mouse wheel`
 WHEEL_PX = 100  # CSS pixels a notch scrolls (what a browser does for one notch)
 POLL_S = 0.5  # an attached cockpit's picture of the page, asked this often
@@ -75,6 +78,16 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
+def _pressed(button: int, count: int) -> list[str]:
+    """The --button and --count words of a press or release."""
+    words = []
+    if BUTTONS.get(button, "left") != "left":
+        words += ["--button", BUTTONS[button]]
+    if count > 1:
+        words += ["--count", str(count)]
+    return words
+
+
 class LivePicture(HalfBlocks):
     """A half-block picture that acts on the page where the human has control: mouse
     events on it become `mouse` commands through `send`, keys become `press`."""
@@ -88,8 +101,11 @@ class LivePicture(HalfBlocks):
         self.allowed = allowed
         self.refused = refused
         self.area: Area = (0.0, 0.0, 0.0, 0.0)  # what the picture shows, in CSS px
-        self._pressed: tuple[tuple[int, int], tuple[float, float], int] | None = None
-        self._click: tuple[tuple[int, int], tuple[float, float], int, Timer] | None = None
+        # the press being held: its cell, CSS point, button and place in a run of clicks
+        self._pressed: tuple[tuple[int, int], tuple[float, float], int, int] | None = None
+        self._moved = False  # the held press has moved off its cell: a drag
+        # the last press: cell, button, place in a run of clicks, when (a double-click's)
+        self._last: tuple[tuple[int, int], int, int, float] | None = None
         self._wheel = 0
         self._wheel_timer: Timer | None = None
         self.pointer: tuple[float, float] | None = None  # where `mouse` last put it
@@ -112,12 +128,39 @@ class LivePicture(HalfBlocks):
         return False
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
+        """A press goes to the page at once, with its place in a run of clicks: a second
+        press on the same cell within DOUBLE_S is click 2 (the page sees a double-click),
+        so nothing waits to tell one from the other."""
         point = self.css_at(event.x, event.y)
         if point is None or not self._may():
             return
         event.stop()
         self.capture_mouse()
-        self._pressed = ((event.x, event.y), point, event.button)
+        cell, now = (event.x, event.y), time.monotonic()
+        last = self._last
+        count = min(last[2] + 1, 3) if last is not None and last[0] == cell and \
+            last[1] == event.button and now - last[3] <= DOUBLE_S else 1
+        self._last = (cell, event.button, count, now)
+        self._pressed = (cell, point, event.button, count)
+        self._moved = False
+        self.pointer = point
+        self.send(" ".join(["mouse", "down", *map(_number, point),
+                            *_pressed(event.button, count)]))
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """With the button held, the pointer's way goes to the page as it is made (the
+        sender keeps the newest move of a run): a slider or a map follows the hand."""
+        pressed = self._pressed
+        if pressed is None or ((event.x, event.y) == pressed[0] and not self._moved):
+            return
+        point = self._clamped(event.x, event.y)
+        if point is None or point == self.pointer:
+            return
+        event.stop()
+        self._moved = True
+        self._last = None  # a drag is no click of a double-click
+        self.pointer = point
+        self.send("mouse move " + " ".join(map(_number, point)))
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         self.release_mouse()
@@ -125,46 +168,21 @@ class LivePicture(HalfBlocks):
         if pressed is None:
             return
         event.stop()
-        cell, start, button = pressed
-        end = self.css_at(event.x, event.y)
-        if end is None:  # let go outside the picture: at its nearest edge
-            left, top, width, rows = self.cells
-            end = self.css_at(min(max(event.x, left), left + width - 1),
-                              min(max(event.y, top), top + rows - 1))
-        if (event.x, event.y) != cell and end is not None:
-            self._flush_click()
-            self.pointer = end
-            self.send("mouse drag " + " ".join(map(_number, (*start, *end))))
-            return
-        self._clicked(cell, start, button)
+        _, _, button, count = pressed
+        words = ["mouse", "up"]
+        if self._moved or (event.x, event.y) != pressed[0]:
+            end = self._clamped(event.x, event.y)
+            if end is not None:
+                self._last = None
+                self.pointer = end
+                words += map(_number, end)
+        self.send(" ".join([*words, *_pressed(button, count)]))
 
-    def _clicked(self, cell: tuple[int, int], point: tuple[float, float], button: int) -> None:
-        """A click waits DOUBLE_S for a second one on the same cell: both are then one
-        double-click (the page sees one click, then a double-click, as from a person)."""
-        pending = self._click
-        if pending is not None and pending[0] == cell and pending[2] == button:
-            pending[3].stop()
-            self._click = None
-            self._send_click(point, button, 2)
-            return
-        self._flush_click()
-        timer = self.set_timer(DOUBLE_S, self._flush_click)
-        self._click = (cell, point, button, timer)
-
-    def _flush_click(self) -> None:
-        pending, self._click = self._click, None
-        if pending is not None:
-            pending[3].stop()
-            self._send_click(pending[1], pending[2], 1)
-
-    def _send_click(self, point: tuple[float, float], button: int, count: int) -> None:
-        words = ["mouse", "click", _number(point[0]), _number(point[1])]
-        if BUTTONS.get(button, "left") != "left":
-            words += ["--button", BUTTONS[button]]
-        if count > 1:
-            words += ["--count", str(count)]
-        self.pointer = point
-        self.send(" ".join(words))
+    def _clamped(self, col: int, row: int) -> tuple[float, float] | None:
+        """The CSS pixel under a cell; outside the picture, at its nearest edge."""
+        left, top, width, rows = self.cells
+        return self.css_at(min(max(col, left), left + width - 1),
+                           min(max(row, top), top + rows - 1))
 
     def _scrolled(self, event: events.MouseScrollDown | events.MouseScrollUp,
                   notches: int) -> None:

@@ -6,6 +6,7 @@ commands, sent as the human's). Without control it is watch-only, and says so.""
 from __future__ import annotations
 
 import time
+from collections import deque
 from typing import Any
 
 from PIL import Image as PILImage
@@ -28,6 +29,8 @@ class LiveZoomScreen(ZoomScreen):
         super().__init__(session, zoom)
         self.feed = FrameFeed(session, self, self._frame)
         self.sent: list[str] = []  # the commands its mouse and keys sent (tests read it)
+        self._outbox: deque[str] = deque()  # the ones not run yet
+        self._sending = False
         self._refused_at = 0.0
 
     def make_picture(self) -> HalfBlocks:
@@ -114,13 +117,30 @@ class LiveZoomScreen(ZoomScreen):
         self.loaded = True
 
     def _send(self, line: str) -> None:
+        """Queue a command of the picture's: they run one after another, in the order
+        they were made (a press before its release); of moves in a row only the newest
+        runs (a step takes as long as the page needs to settle)."""
         self.sent.append(line)
-        self.run_worker(self._run(line), group="live-input", exit_on_error=False)
+        self._outbox.append(line)
+        if not self._sending:
+            self._sending = True
+            self.run_worker(self._drain(), group="live-input", exit_on_error=False)
+
+    async def _drain(self) -> None:
+        try:
+            while self._outbox:
+                line = self._outbox.popleft()
+                if line.startswith("mouse move ") and self._outbox and \
+                        self._outbox[0].startswith("mouse move "):
+                    continue
+                await self._run(line)
+        finally:
+            self._sending = False
 
     async def _run(self, line: str) -> None:
         result = await self.session.run(line, source="human")
         if not result.ok:
             self.notify(result.error or "failed", title=line, severity="warning",
                         markup=False)
-        if not self.feed.running:  # a still picture: taken again to show what it did
-            self.refresh_picture()
+        if not self.feed.running and not self._outbox:  # a still picture: taken again
+            self.refresh_picture()  # to show what it did

@@ -213,7 +213,9 @@ class WatchApp(App[str | None]):
         lines = [f"{row.session} · {home(row.workspace)} · pid {row.pid} · {row.tabs} tab(s) "
                  f"· {row.url or 'no page'}"]
         if row.need:
-            lines.append(f"NEEDS A HUMAN: {row.why()} at {row.need.get('url') or row.url}")
+            lines.append(f"NEEDS A HUMAN: {row.why()} at {row.need.get('url') or row.url}"
+                         + (f" · take it over live in the web view: {row.web}"
+                            if row.web else ""))
         browser = row.browser + (f" {row.endpoint}" if row.endpoint else "")
         lines.append(f"browser {browser} · control {control_text(row)} · agent {row.agent} · "
                      f"recording {row.recording_path or row.recording}")

@@ -94,22 +94,24 @@ def env_without_cockpit() -> dict[str, str]:
 
 
 # --- the npm packages ---------------------------------------------------------------------
-def install_peers(prefix: Path) -> dict[str, str]:
-    """npm install both peers under prefix; name -> problem for those that cannot run."""
+def install_peers(prefix: Path, names: tuple[str, ...] = ("agent-browser", "playwright-mcp")
+                  ) -> dict[str, str]:
+    """npm install the peers (both by default) under prefix; name -> problem for those that
+    cannot run."""
     problems: dict[str, str] = {}
     if not os.access(CHROMIUM, os.X_OK):
-        return {"agent-browser": f"{CHROMIUM} missing (apt-get install chromium)",
-                "playwright-mcp": f"{CHROMIUM} missing (apt-get install chromium)"}
+        return {name: f"{CHROMIUM} missing (apt-get install chromium)" for name in names}
     npm = shutil.which("npm")
     if npm is None:
-        return {"agent-browser": "npm is not installed", "playwright-mcp": "npm is not installed"}
-    for name, spec in (("agent-browser", AGENT_BROWSER), ("playwright-mcp", PLAYWRIGHT_MCP)):
+        return {name: "npm is not installed" for name in names}
+    specs = {"agent-browser": AGENT_BROWSER, "playwright-mcp": PLAYWRIGHT_MCP}
+    for name, spec in ((name, specs[name]) for name in names):
         done = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit",
                                "--no-fund", spec], capture_output=True, text=True)
         if done.returncode != 0:
             problems[name] = f"npm install {spec} failed: {done.stderr.strip()[-300:]}"
     binary = agent_browser_binary(prefix)
-    if "agent-browser" not in problems and not binary.exists():
+    if "agent-browser" in names and "agent-browser" not in problems and not binary.exists():
         problems["agent-browser"] = f"no native binary {binary.name} in the package"
     return problems
 

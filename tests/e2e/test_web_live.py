@@ -25,6 +25,15 @@ async def wait_for(page, script: str, timeout: int = 30_000) -> None:
     await page.wait_for_function(script, timeout=timeout)
 
 
+DONE = "window.cockpitLive.results.filter(r => r.ok).map(r => r.command)"
+
+
+def releases(n: int) -> str:
+    """A script true once n of the person's releases ran on the page."""
+    return ("window.cockpitLive.results.filter(r => r.ok && "
+            f"r.command.startsWith('mouse up')).length === {n}")
+
+
 async def test_a_person_solves_the_slider_and_the_grid_in_the_web_view(live, s, base,
                                                                         tmp_path):
     await ok(s, f"goto {slider_url(base)}")
@@ -74,22 +83,28 @@ async def test_a_person_solves_the_slider_and_the_grid_in_the_web_view(live, s, 
         await page.mouse.down()
         await page.mouse.move(*await at(440, 140), steps=5)
         await page.mouse.up()
-        await wait_for(page, "window.cockpitLive.results.some(r => r.ok && "
-                             "r.command.startsWith('mouse drag'))")
+        await wait_for(page, releases(1))
         assert await status_of(s.active.page) == "Verified"
-        # the grid: each tile clicked on the picture, then Verify
+        # the press went at once, the way while held, the release at the end
+        done = await page.evaluate(DONE)
+        assert done[-1].startswith("mouse up ") and done[-2].startswith("mouse move ") \
+            and any(c.startswith("mouse down ") for c in done), done
+        # the grid: a double-click (a real one to the page: tile 5 on and off), each bus
+        # tile clicked on the picture, then Verify
         await ok(s, f"goto {grid_url(base)}")
+        await s.active.page.evaluate(
+            "window.doubles = 0; addEventListener('dblclick', () => window.doubles++)")
+        await page.mouse.dblclick(*await at(*tile_centre(5)))
         for n in BUS_TILES:
             await page.mouse.click(*await at(*tile_centre(n)))
-            await page.wait_for_timeout(450)  # not a double-click
         await page.mouse.click(*await at(60, 450))
-        await wait_for(page, "window.cockpitLive.results.filter(r => r.ok && "
-                             "r.command.startsWith('mouse click')).length === 4")
+        await wait_for(page, releases(7))
         assert await status_of(s.active.page) == "Verified"
+        assert await s.active.page.evaluate("window.doubles") == 1
+        assert "mouse up --count 2" in await page.evaluate(DONE)
         # keys typed on the picture go to the page
         await page.mouse.click(*await at(60, 530))
-        await wait_for(page, "window.cockpitLive.results.filter(r => r.ok && "
-                             "r.command.startsWith('mouse click')).length === 5")
+        await wait_for(page, releases(8))
         await page.keyboard.type("hi")
         await page.keyboard.press("Backspace")
         await wait_for(page, "window.cockpitLive.results.filter(r => r.ok && "

@@ -66,7 +66,9 @@ async def test_bad_mouse_lines_get_one_line_errors(s, base):
              "mouse jump 1 2": "'jump' is not one of move, down, up, click, wheel, drag",
              "mouse click 1 2 --button side": "--button is left, right or middle",
              "mouse wheel 0 10 --count 2": "--count goes with `mouse click`",
-             "mouse down 5 5": "mouse down takes no numbers",
+             "mouse down 5": "mouse down takes no numbers or 2 (X Y), got 1",
+             "mouse down --steps 3": "--steps goes with `mouse drag`, `move`, or `up X Y`",
+             "mouse up --in @e1": "mouse up takes no --in",
              "mouse click 5 5 --in @e999": "e999"}
     for line, said in cases.items():
         result = await fails(s, line)
@@ -115,3 +117,62 @@ async def test_recorded_with_the_element_replayed_where_it_moved_and_exported(s,
     assert 'page.mouse.click(box["x"] + 20, box["y"] + 10)' in code
     assert "page.mouse.move(60, 140)\n    page.mouse.down()\n    page.mouse.move(440, 140, " \
            "steps=10)\n    page.mouse.up()" in code
+
+
+async def test_presses_and_releases_at_a_point_as_a_live_view_sends_them(s, base, tmp_path):
+    """What a person's hand does on the live view, one command per press and release
+    (nothing waits for a double-click): a double-click is a second press counted 2, and
+    the page sees a real `dblclick`; a drag is a press, the way, and the release at the
+    end (moved there in steps). Recorded with the element under each point, replayed on
+    that element where it has moved to, exported as `page.mouse.*`."""
+    path = tmp_path / "live.jsonl"
+    recorder = Recorder(s, path).start()
+    try:
+        await ok(s, f"goto {grid_url(base)}")
+        await s.active.page.evaluate(
+            "window.doubles = []; addEventListener('dblclick', e => window.doubles.push("
+            "e.target.dataset.n))")
+        five = "{} {}".format(*tile_centre(5))
+        await ok(s, f"mouse down {five}")
+        await ok(s, "mouse up")
+        await ok(s, f"mouse down {five} --count 2")
+        second = await ok(s, "mouse up --count 2")
+        assert second.output.startswith("released the mouse at 190,270 (the second click")
+        for n in BUS_TILES:
+            await ok(s, "mouse down {} {}".format(*tile_centre(n)))
+            await ok(s, "mouse up")
+        pressed = await ok(s, "mouse down {} {}".format(*VERIFY))
+        assert pressed.output.startswith('pressed the mouse at 60,450 on button "Verify"')
+        await ok(s, "mouse up")
+        assert await status_of(s.active.page) == "Verified"
+        assert await s.active.page.evaluate("window.doubles") == ["5"]
+        await ok(s, f"goto {slider_url(base)}")
+        await ok(s, "mouse down 60 140")
+        await ok(s, "mouse move 200 140")
+        await ok(s, "mouse up 440 140")
+        assert await status_of(s.active.page) == "Verified"
+    finally:
+        recorder.close()
+    rec = read(path)
+    press = rec.steps[11]
+    assert press["command"] == "mouse down 60 450" and press["under"][0]["name"] == "Verify"
+    conftest.PAGES["live-grid"] = conftest.PAGES["live-grid"].replace(
+        "left:40px;top:440px", "left:40px;top:500px")
+    try:
+        await ok(s, "goto about:blank")
+        replayer = Replayer(s, rec)
+        reports = [await replayer.step(step) for step in rec.steps]
+        assert [r.status for r in reports] == ["same"] * len(rec.steps), \
+            [(r.line, r.reasons) for r in reports if r.status != "same"]
+        assert reports[11].ran is not None and \
+            reports[11].ran.startswith("mouse down 20 10 --in @"), reports[11].ran
+        assert await status_of(s.active.page) == "Verified"
+    finally:
+        conftest.PAGES["live-grid"] = conftest.PAGES["live-grid"].replace(
+            "left:40px;top:500px", "left:40px;top:440px")
+    code = to_pytest(rec, "live").replace("'", '"')
+    compile(code, "test_live.py", "exec")
+    assert "page.mouse.move(190, 270)\n    page.mouse.down(click_count=2)" in code
+    assert "page.mouse.up(click_count=2)" in code
+    assert 'page.mouse.move(box["x"] + 20, box["y"] + 10)\n    page.mouse.down()' in code
+    assert "page.mouse.move(440, 140, steps=10)\n    page.mouse.up()" in code

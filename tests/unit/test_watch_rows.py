@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cockpit.control.monitor import SessionRow, apply_event, apply_status, browser_kind
+from cockpit.control.monitor import (SessionRow, apply_event, apply_state, apply_status,
+                                     browser_kind)
 from cockpit.control.notify import Call, NeedLedger, terminal_call
 from cockpit.core.base import events as ev
 from cockpit.core.browser.attach import attach_request
@@ -191,3 +192,17 @@ def test_ssh_addresses_are_checked():
             parse(bad)
     with pytest.raises(ValueError, match="name the machine only"):
         parse("ssh://box/s", session=False)
+
+
+def test_a_state_says_the_web_view_served_and_its_call_names_it():
+    """`cockpit web` serving a session: its row keeps the web view (with the token: watch
+    is the person's), and a call made for it says where to take the page over."""
+    r = row()
+    status = {"browser_kind": "local", "handoff": {"human_has_control": False}}
+    apply_state(r, {"status": status, "web_link": "http://127.0.0.1:8422/live?token=t"})
+    assert r.web == "http://127.0.0.1:8422/live?token=t"
+    call = Call("s1", "captcha", "img", "http://x/challenge", r.web)
+    assert call.text.endswith("take it over live: http://127.0.0.1:8422/live?token=t")
+    assert "live: http://127.0.0.1:8422/live?token=t" in terminal_call(call)
+    apply_state(r, {"status": status, "web_link": None})  # no longer served
+    assert r.web == "" and "live" not in Call("s1", "captcha", "img", "u", r.web).text

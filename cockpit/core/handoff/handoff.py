@@ -97,7 +97,8 @@ class Handoff:
             self.mode = "terminal"
         elif problem:
             raise CommandError(f"cannot show a window: {problem}. The browser stays headless "
-                               "and untouched; or drive it from here with `handoff --terminal`")
+                               "and untouched; or drive it from here with `handoff --terminal`"
+                               f" ({self._live_offer()})")
         elif session.headed:
             self.mode = "headed"
             if session.active is not None:  # the user's own window: bring it forward
@@ -129,8 +130,8 @@ class Handoff:
                    f"so it stays headless ({where})" if self._not_ours else
                    f"There is no display here (over SSH?), so the browser stays headless "
                    f"({where})")
-            return (f"the human has control ({self.reason}). {why}: drive it with typed "
-                    f"commands and the page picture, then `resume`; {after}")
+            return (f"the human has control ({self.reason}). {why}: {self._live_offer()}, "
+                    f"or drive it with typed commands; then `resume`; {after}")
         shown = "is a visible window" if self.mode == "window" else "is already visible"
         close = " or close the window" if session.owns_browser else ""  # not their Chrome
         carried = ""
@@ -143,6 +144,15 @@ class Handoff:
                 carried += f" NOT carried: {'; '.join(self._not_carried)}."
         return (f"the human has control ({self.reason}); the browser {shown} ({where})."
                 f"{carried} Act in the window, then `resume`{close}; {after}")
+
+    def _live_offer(self) -> str:
+        """Where a person takes the page over live, with no window: the cockpit's zoom,
+        and the web view when `cockpit web` serves one (else how to serve one)."""
+        web = self.session.live_view.web_url
+        there = (f"in the web view at {web}" if web else
+                 "in a browser: `cockpit web` serves the page live")
+        return ("take it over live with the mouse and keys in the cockpit's zoom (`zoom`, "
+                f"also in `cockpit attach`) or {there}")
 
     async def _switch(self, headless: bool, state: BrowserState) -> list[str]:
         """Relaunch; if that fails, relaunch the way it was so the session keeps a browser.

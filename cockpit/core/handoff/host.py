@@ -18,11 +18,21 @@ if TYPE_CHECKING:
     from ..page.tab import Tab
 
 
+class WebServed(Protocol):
+    """Where the page is served live in a browser (the live part's LiveView): a handoff
+    with no window offers it."""
+
+    @property
+    def web_url(self) -> str | None: ...
+
+
 class HandoffHost(BrowserHost, Protocol):
     """The session, as a handoff sees it."""
 
     @property
     def registry(self) -> Registry: ...
+    @property
+    def live_view(self) -> WebServed: ...
 
     async def run(self, line: str, source: str = "human", *,
                   timeout: float | None = None, deadline: float | None = None,

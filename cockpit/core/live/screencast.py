@@ -75,6 +75,27 @@ class LiveView:
         self.latest: Frame | None = None
         self.frames = 0  # received since the start: the benchmark and tests count them
         self.source: str | None = None  # how frames come now: screencast, screenshot
+        # `cockpit web`s serving this session's live view, newest last: (its URL without
+        # the token, as agents and recordings may see it; with the token, for people)
+        self._web: list[tuple[str, str]] = []
+
+    def serve_web(self, url: str, link: str) -> Callable[[], None]:
+        """A web view of the page is served at `url` (`link`: the same with its token);
+        the call returned says it no longer is."""
+        entry = (url, link)
+        self._web.append(entry)
+        return lambda: self._web.remove(entry) if entry in self._web else None
+
+    @property
+    def web_url(self) -> str | None:
+        """Where a web view of the page is served (no token: safe to say to an agent
+        and to record), or None."""
+        return self._web[-1][0] if self._web else None
+
+    @property
+    def web_link(self) -> str | None:
+        """The served web view's URL with its token: for the person's own faces only."""
+        return self._web[-1][1] if self._web else None
 
     @property
     def watchers(self) -> int:

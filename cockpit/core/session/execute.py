@@ -350,6 +350,8 @@ async def _with_needs(session: Engine, tab: Tab, outcome: Outcome,
         return outcome  # said once, on the step that reached the page (`status` keeps it)
     # what gave it away (`need.detail`) is in the data and `status`: the kind is enough here
     human = "" if session.handoff.active else ": ask a person with `handoff`"
+    if not session.handoff.active and (web := session.live_view.web_url):
+        human += f"; they can take it over live in the web view at {web}"
     outcome.output = (f"{outcome.output}\n" if outcome.output else "") + \
         f"needs: {need.kind}{human}"
     return outcome

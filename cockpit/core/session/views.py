@@ -121,6 +121,8 @@ def status_of(session: Described) -> dict[str, Any]:
         "files": str(session.files_dir),
         # routes, HAR and emulation (core/network/state.py): never a password
         "network": session.network.summary(),
+        # where `cockpit web` serves the page live (its token is never said here)
+        "web_view": session.live_view.web_url,
     }
 
 
