@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..handoff.handoff import Handoff
     from ..language.parser import Invocation
     from ..language.registry import Registry
+    from ..live.screencast import LiveView
     from ..page.tab import Tab
     from ..secrets.redact import Redactor
     from ..secrets.secrets import Secrets
@@ -62,6 +63,9 @@ class Engine(Protocol):
 
     @property
     def deadlines(self) -> StretchesDeadline: ...
+
+    @property
+    def live_view(self) -> LiveView: ...
 
     async def ensure_tab(self) -> Tab: ...
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..browser.attach import Attach
     from ..browser.browser import LaunchPlan
     from ..handoff.handoff import Handoff
+    from ..live.screencast import LiveView
     from ..model.snapshot import Snapshot
     from ..network.state import NetworkState
     from ..page.tab import Tab
@@ -95,6 +96,8 @@ class Described(Protocol):
     def files_dir(self) -> Path: ...
     @property
     def network(self) -> NetworkState: ...
+    @property
+    def live_view(self) -> LiveView: ...
 
 
 def status_of(session: Described) -> dict[str, Any]:
