@@ -32,7 +32,7 @@ from ..core import BrowserNotFoundError
 
 if TYPE_CHECKING:
     from ..control.agent_process import AgentProcess
-    from ..core import Session
+    from ..core import Session, SharedBrowser
     from ..record.recorder import Recorder
 
 log = logging.getLogger("cockpit.live")
@@ -76,6 +76,8 @@ class SessionOptions:
     timezone: str | None = None
     har: Path | None = None  # requests answered from this HAR
     har_missing: str = "fallback"
+    # a context of its own on a browser that sessions share (`cockpit mcp --port`'s clients)
+    shared: SharedBrowser | None = None
 
     def session(self) -> Session:
         """A new, not yet started Session; ValueError names a bad name, secret or
@@ -86,7 +88,7 @@ class SessionOptions:
                                 headed=self.headed, browser_path=self.browser_path,
                                 headers=self.remote_headers)
         session = Session(self.name, headed=self.headed, engine=self.browser,
-                          browser_path=self.browser_path, attach=attach)
+                          browser_path=self.browser_path, attach=attach, shared=self.shared)
         session.handoff.auto_handoff = self.auto_handoff
         session.handoff.auto_resume = self.auto_resume
         from ..core import configure_network

@@ -32,6 +32,7 @@ from ..live.screencast import LiveView
 from ..base.logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
 from ..language.command import Command
 from ..browser.recovery import Recovery, kill_browser
+from ..browser.shared import SharedBrowser
 from ..language.registry import REGISTRY, Registry
 from ..base.result import Result
 from ..network.state import NetworkState
@@ -62,9 +63,12 @@ class Session:
                  engine: str = "chromium", browser_path: str | None = None,
                  workspace: Path | None = None, profile_dir: Path | None = None,
                  action_timeout: float = 5.0, command_timeout: float | None = None,
-                 registry: Registry = REGISTRY, attach: Attach | None = None) -> None:
+                 registry: Registry = REGISTRY, attach: Attach | None = None,
+                 shared: SharedBrowser | None = None) -> None:
         self.name = name
         self.attach = attach  # --cdp / --ws-endpoint: a running browser, never ours to close
+        # a context of its own on a browser other sessions use too (browser/shared.py)
+        self.shared = shared
         # other origins' stylesheets, read for the pages' change trackers (stylesheets.py)
         self.stylesheets = StylesheetRules(reads_local_files(attach))
         self.headed = headed
@@ -141,6 +145,8 @@ class Session:
         await self.close()
 
     async def start(self) -> Session:
+        if self.shared is not None:
+            return await self._start_shared(self.shared)
         with child_stderr_logged("playwright driver", log):  # never our terminal
             manager = async_playwright()
             playwright = self._playwright = await manager.start()
@@ -162,6 +168,32 @@ class Session:
         except BaseException:
             await playwright.stop()
             raise
+        return await self._begin(context)
+
+    async def _start_shared(self, shared: SharedBrowser) -> Session:
+        """A context of the shared browser (started by whoever shares it), on that
+        browser's driver: no driver nor browser of the session's own to start."""
+        await shared.start()  # once: later calls find it running
+        self._playwright = shared.playwright
+        self.plan = shared.session_plan()
+        self.headed = not self.plan.headless
+        self.network.prepare(shared.playwright)
+        context = self._context = await launch(shared.playwright, self.plan,
+                                               self.launch_options())
+        try:
+            await self.prepare_context(context)
+            if shared.first_time("selector engines"):  # per driver; twice is an error
+                await changes.register_ref_engine(shared.playwright)
+                await register_point_engine(shared.playwright)
+        except BaseException:
+            with tolerated("closing a context that did not come up", log):
+                await context.close()
+            self._context = None
+            raise
+        return await self._begin(context)
+
+    async def _begin(self, context: BrowserContext) -> Session:
+        """The context is ready: trace it, follow it, and adopt its pages as tabs."""
         await self.start_trace()
         self.watch_context(context)
         for page in context.pages:
@@ -206,15 +238,15 @@ class Session:
                 await asyncio.wait_for(close_browser(self.plan, self._context), CLOSE_S)
             except TimeoutError:  # stopped (SIGSTOP) or hung: it would never close
                 log.warning("the browser did not close within %g s", CLOSE_S)
-                if self.owns_browser:
+                if self.owns_browser and self.shared is None:  # never the shared one
                     kill_browser(self.profile_dir)
             except Exception:  # gone: crashed, or closed by hand
                 log.debug("closing the browser failed; going on", exc_info=True)
             self._context = None
-        if self._playwright is not None:
+        if self._playwright is not None and self.shared is None:  # a shared one stays
             with tolerated("stopping Playwright", log):
                 await asyncio.wait_for(self._playwright.stop(), CLOSE_S)
-            self._playwright = None
+        self._playwright = None
         self.bus.emit(ev.SESSION_CLOSED, session=self.name)
 
     @property

@@ -69,7 +69,8 @@ def status_of(session: Session) -> dict[str, Any]:
         "recording": str(session.recording_path) if session.recording_path else None,
         "uptime_s": round(time.time() - session.started_at, 1),
         # an attached browser (--cdp, --ws-endpoint) has a profile of its own, not ours
-        "profile": str(session.profile_dir) if session.owns_browser else None,
+        "profile": str(session.profile_dir) if session.owns_browser and session.shared is None
+        else None,
         "files": str(session.files_dir),
         # routes, HAR and emulation (core/network/state.py): never a password
         "network": session.network.summary(),
