@@ -264,13 +264,15 @@ NEXT_STEP = {ev.NEEDS_HUMAN: ": `cockpit attach` then F10, or `cockpit exec hand
              ev.CONFIRM_WAITING: " (`cockpit exec --human approve`, or `deny REASON`)"}
 
 
-def tell(event: ev.Event) -> None:
+def tell(event: ev.Event, session: str | None = None) -> None:
     """A face without a screen says on stderr who was turned away and when a person is
-    needed: subscribe it to the session's bus."""
+    needed: subscribe it to the session's bus (`session`: name it, when a face serves
+    several)."""
     if event.kind == ev.RECORDING_FAILED:
         return  # the recorder logs it, and the log goes to stderr here (configure_logging)
     spec = ev.kind_of(event.kind)  # what is said, and how urgently: core/events.py
     line = spec.line(event.data)
     if line:
         line = ("\a " if spec.urgent else "") + line + NEXT_STEP.get(event.kind, "")
-        print(f"cockpit: {line}", file=sys.stderr, flush=True)
+        who = f" (session {session})" if session else ""
+        print(f"cockpit{who}: {line}", file=sys.stderr, flush=True)

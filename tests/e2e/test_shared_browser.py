@@ -21,8 +21,10 @@ def name() -> str:
     return f"shared-{uuid.uuid4().hex[:6]}"
 
 
-def chromium_browsers() -> set[int]:
-    """The pids of the browser processes (not renderers or helpers) this test started."""
+def chromium_browsers(root: int | None = None) -> set[int]:
+    """The pids of the browser processes (not renderers or helpers) under process `root`
+    (this one's by default)."""
+    root = os.getpid() if root is None else root
     procs = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -36,7 +38,7 @@ def chromium_browsers() -> set[int]:
 
     def ours(pid: int) -> bool:
         while pid > 1 and pid in procs:
-            if pid == os.getpid():
+            if pid == root:
                 return True
             pid = procs[pid][0]
         return False

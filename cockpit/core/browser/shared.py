@@ -70,8 +70,10 @@ class SharedBrowser:
         self._done.add(key)
         return True
 
-    async def start(self) -> SharedBrowser:
-        """Start the driver and the browser; BrowserNotFoundError when it cannot."""
+    async def start(self, args: list[str] | None = None) -> SharedBrowser:
+        """Start the driver and the browser; BrowserNotFoundError when it cannot. `args`:
+        more browser flags, taken by the first start only (the sessions sharing a browser
+        share their options: --allow-domain's resolver rules)."""
         from playwright.async_api import async_playwright
 
         from .browser import plan_launch
@@ -84,6 +86,7 @@ class SharedBrowser:
                 try:
                     self.plan = plan_launch(self._playwright, self.engine, self.browser_path,
                                             not self.headed)
+                    self.plan.args += args or []
                 except BaseException:
                     await self._stop_driver()
                     raise
@@ -126,8 +129,8 @@ class SharedBrowser:
             browser = await self._browser_running()
         try:
             context = await browser.new_context(**given)
-        except Exception:  # noqa: BLE001 (dying before it said so: launched once more)
-            if browser.is_connected() and self._browser is browser:
+        except Exception as exc:  # dying before it said so: launched once more
+            if "closed" not in str(exc) and browser.is_connected():
                 raise  # alive: the options, not the browser, are at fault
             log.info("the shared browser died under a new context; launching it again")
             async with self._lock:

@@ -173,7 +173,9 @@ class Session:
     async def _start_shared(self, shared: SharedBrowser) -> Session:
         """A context of the shared browser (started by whoever shares it), on that
         browser's driver: no driver nor browser of the session's own to start."""
-        await shared.start()  # once: later calls find it running
+        # once: later calls find it running
+        await shared.start(self.policy.domains.chromium_args() if self.engine == "chromium"
+                           else [])
         self._playwright = shared.playwright
         self.plan = shared.session_plan()
         self.headed = not self.plan.headless
