@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..control.mcp_http import IDLE_S, SessionFront, request_session
-from ..control.mcp_server import CockpitMcp, RouteError, client_name
+from ..control.mcp_server import CockpitMcp, RouteError, client_name, printable_client
 from ..core import check_session_name
 from .live import OPEN_ERRORS, AlreadyLive, LiveSession, SessionOptions, tell
 
@@ -84,15 +84,20 @@ class Fleet:
 
     def wrap(self, app: ASGIApp) -> SessionFront:
         """The HTTP front of the SDK's app (mcp_http.serve_http's `front`)."""
-        self.front = SessionFront(app, check_session_name, self.ended)
+        self.front = SessionFront(app, check_session_name, self.ended, self.opened)
         self._reaper = asyncio.ensure_future(self._reap())
         return self.front
+
+    def opened(self, sid: str, name: str | None, client: str) -> None:
+        """A client was answered its initialize: its own session starts now, while it
+        ends its handshake, so its first call finds it (or finds it starting)."""
+        if name is None and self.default is None:
+            self._opening_for(None, sid, printable_client(client))
 
     async def route(self, ctx: ServerRequestContext[Any, Any]) -> CockpitMcp:
         scope = ctx.request.scope if ctx.request is not None else {}
         name, sid = request_session(scope)
         name = name or self.default
-        key = f"name:{name}" if name else f"sid:{sid}"
         if name is None and sid is None:
             raise RouteError("this call came without an MCP session (Mcp-Session-Id): "
                              "initialize first, or name a shared session: /mcp/NAME")
@@ -103,13 +108,25 @@ class Fleet:
             found = self.own[sid].mcp if sid in self.own else None
         if found is not None:
             return found
+        opening = self._opening_for(name, sid, client_name(ctx))
+        return await asyncio.shield(opening)  # a call given up must not stop the opening
+
+    def _opening_for(self, name: str | None, sid: str | None,
+                     client: str) -> asyncio.Task[CockpitMcp]:
+        """The opening of this session: one per session, however many calls come at once."""
+        key = f"name:{name}" if name is not None else f"sid:{sid}"
         opening = self._opening.get(key)
-        if opening is None:  # one opening per key, however many calls come at once
+        if opening is None:
             opening = self._opening[key] = asyncio.ensure_future(
                 self._open_named(name) if name is not None else
-                self._open_own(sid or "", client_name(ctx)))
-            opening.add_done_callback(lambda _: self._opening.pop(key, None))
-        return await asyncio.shield(opening)  # a call given up must not stop the opening
+                self._open_own(sid or "", client))
+            opening.add_done_callback(lambda task: self._opened(key, task))
+        return opening
+
+    def _opened(self, key: str, task: asyncio.Task[CockpitMcp]) -> None:
+        self._opening.pop(key, None)
+        if not task.cancelled() and task.exception() is not None:  # said to its call
+            log.info("opening %s failed: %s", key, task.exception())
 
     def add_named(self, live: LiveSession, mcp: CockpitMcp) -> None:
         """A named session started by the face (--session NAME), to route to and close."""
@@ -173,6 +190,9 @@ class Fleet:
 
     async def ended(self, sid: str) -> None:
         """The client of this MCP session left: its own session ends (recording closed)."""
+        opening = self._opening.get(f"sid:{sid}")
+        if opening is not None:  # still starting: it ends once it has started
+            await asyncio.wait({opening})
         client = self.own.pop(sid, None)
         if client is None:
             return

@@ -107,10 +107,14 @@ class SessionFront:
     closed) is passed on, then told to `ended`."""
 
     def __init__(self, app: ASGIApp, check_name: Callable[[str], str],
-                 ended: Callable[[str], Awaitable[None]] | None = None) -> None:
+                 ended: Callable[[str], Awaitable[None]] | None = None,
+                 opened: Callable[[str, str | None, str], None] | None = None) -> None:
         self.app = app
         self.check_name = check_name
         self.ended = ended
+        # told (Mcp-Session-Id, SESSION of /mcp/SESSION, client name) as soon as a client's
+        # initialize is answered: its session can start while the client ends its handshake
+        self.opened = opened
         self.activity = Activity()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -141,10 +145,17 @@ class SessionFront:
 
     async def _pass(self, scope: Scope, receive: Receive, send: Send, sid: str | None) -> None:
         status: list[int] = []
+        client = None
+        if sid is None and scope["method"] == "POST" and self.opened is not None:
+            client, receive = await _initializing(receive)
 
         async def noted(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status.append(int(message["status"]))
+                given = _header(message, SESSION_HEADER)
+                if client is not None and given is not None and status[0] < 300 \
+                        and self.opened is not None:
+                    self.opened(given, scope.get(SESSION_KEY), client)
             await send(message)
 
         activity = self.activity
@@ -181,6 +192,31 @@ class SessionFront:
                        f"session (its browser, its refs): speak "
                        f"{HANDSHAKE_PROTOCOL_VERSIONS[-1]}",
             "data": {"supported": list(HANDSHAKE_PROTOCOL_VERSIONS), "requested": version}}})
+
+
+async def _initializing(receive: Receive) -> tuple[str | None, Receive]:
+    """The client name of an initialize request (None for anything else), and a receive
+    that gives the SDK the body read here."""
+    messages: list[Message] = []
+    size, more = 0, True
+    while more and size < MAX_PROBE_BODY:
+        message = await receive()
+        messages.append(message)
+        size += len(message.get("body", b""))
+        more = bool(message.get("more_body"))
+    client = None
+    try:
+        request = json.loads(b"".join(m.get("body", b"") for m in messages))
+        if isinstance(request, dict) and request.get("method") == "initialize":
+            info = (request.get("params") or {}).get("clientInfo") or {}
+            client = str(info.get("name") or "")
+    except (ValueError, AttributeError):
+        client = None  # not JSON: the SDK answers it
+
+    async def replay() -> Message:
+        return messages.pop(0) if messages else await receive()
+
+    return client, replay
 
 
 def _session_era(version: str) -> bool:

@@ -44,8 +44,12 @@ def client_name(ctx: ServerRequestContext[Any, Any]) -> str:
     """The client's own name (its initialize request's clientInfo), printable and short."""
     params = ctx.session.client_params
     info = params.client_info if params is not None else None
-    name = re.sub(r"[^\w.@+/ -]", "", info.name if info is not None else "")[:40].strip()
-    return name or UNNAMED
+    return printable_client(info.name if info is not None else "")
+
+
+def printable_client(name: str) -> str:
+    """A client's name as Cockpit shows it: printable and short."""
+    return re.sub(r"[^\w.@+/ -]", "", name)[:40].strip() or UNNAMED
 
 
 class RouteError(Exception):

@@ -176,3 +176,14 @@ async def test_clients_share_a_session_they_name(base):
             async with client(url + "/bad$name", token, "third"):
                 pass
     assert proc.returncode == 0, "".join(said)
+
+
+async def test_a_client_has_its_session_from_its_handshake_to_its_leaving():
+    agent = f"quiet-{uuid.uuid4().hex[:6]}"
+    async with mcp_server("--no-record") as (proc, url, token, said):
+        async with client(url, token, agent):
+            # no call yet: the session opened as its initialize was answered
+            await until(lambda: agent in sessions(), 60)
+        await until(lambda: f"session {agent!r} ended" in "".join(said), 60)
+        assert agent not in sessions()
+    assert proc.returncode == 0, "".join(said)
