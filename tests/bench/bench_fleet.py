@@ -289,15 +289,15 @@ async def main() -> None:
     # reference, 10,000 refs, whose snapshot after the goto (the step's diff) dominates
     for path in ("/login", "/reference"):
         await starts(f"{site.url}{path}", problems, binary, state)
-    url = f"{site.url}/reference"
-
-    ours = await cockpit_memory(url, state)
-    bare = await playwright_memory(url)
-    print(f"\nMemory (PSS of the process tree) with 1..{SESSIONS} sessions driven on {url}")
-    print("  cockpit mcp --port: " + " ".join(f"{s:.0f}" for s in ours) + " MB")
-    print("  bare Playwright:    " + " ".join(f"{s:.0f}" for s in bare) + " MB")
-    print(f"  per added session: cockpit {per_added(ours):.1f} MB, a bare Playwright context "
-          f"{per_added(bare):.1f} MB: {per_added(ours) / per_added(bare):.2f}x")
+    for path in ("/login", "/reference"):
+        url = f"{site.url}{path}"
+        ours = await cockpit_memory(url, state)
+        bare = await playwright_memory(url)
+        print(f"\nMemory (PSS of the process tree) with 1..{SESSIONS} sessions driven on {url}")
+        print("  cockpit mcp --port: " + " ".join(f"{s:.0f}" for s in ours) + " MB")
+        print("  bare Playwright:    " + " ".join(f"{s:.0f}" for s in bare) + " MB")
+        print(f"  per added session: cockpit {per_added(ours):.1f} MB, a bare Playwright "
+              f"context {per_added(bare):.1f} MB: {per_added(ours) / per_added(bare):.2f}x")
     site.stop()
     shutil.rmtree(prefix, ignore_errors=True)
 
