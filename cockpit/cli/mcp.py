@@ -37,8 +37,11 @@ TOKEN_FILE = "mcp-token"  # in the session's state directory (0700), mode 0600
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, metavar="P",
                         help="serve streamable HTTP on 127.0.0.1:P/mcp (0: a free port) "
-                             f"instead of stdio; clients send the bearer token printed on "
-                             f"stderr (also ${ENV_TOKEN}, and a 0600 file)")
+                             "instead of stdio, to any number of clients: each in a session "
+                             "of its own named after it (with --session NAME: all in NAME; "
+                             "at /mcp/NAME: session NAME, which they share); clients send "
+                             f"the bearer token printed on stderr (also ${ENV_TOKEN}, and a "
+                             f"0600 file)")
     add_session_options(parser)
     # given or not tells, with --port: every client in session NAME, or each its own
     parser.set_defaults(session=None)

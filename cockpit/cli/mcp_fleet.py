@@ -151,7 +151,7 @@ class Fleet:
         base = session_name_for(client)
         for n in range(1, MOST_SUFFIXES + 1):
             name = base if n == 1 else f"{base}-{n}"
-            if name in self._names:
+            if name in self._names or name in self.named:
                 continue
             self._names.add(name)  # taken now: another client's opening skips it
             options = dataclasses.replace(
