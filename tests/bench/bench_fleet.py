@@ -9,7 +9,10 @@ sides interleaved within each round so a busy machine's drift hits all alike:
    - a new client of a running `cockpit mcp --port` (the issue's ten agents): the SDK
      client connects, and its first `browser_navigate` opens its session (a context on
      the shared browser) and loads the page;
-   - `Session.start()` + `goto` in this process (no process start; the engine's own cost).
+   - `cockpit serve URL`: the same, in one process (serve goes there, then says it is live);
+   - `Session.start()` + `goto` in this process (no process start; the engine's own cost);
+   and ten agents starting at once: ten new clients of one `cockpit mcp --port` against
+   ten agent-browser sessions opened together, until every one has its page.
 2. Ten sessions each driven (a page loaded and a `snapshot -i`) on one `cockpit mcp --port`:
    memory (PSS, the whole process tree: Python, Playwright's driver, Chromium) per session
    added after the first, against a bare Playwright context on the same page (the same
@@ -87,14 +90,15 @@ def cockpit_env(state: str) -> dict[str, str]:
     return env
 
 
-async def serve_then_exec(url: str, n: int) -> float:
-    """Wall time from spawning `cockpit serve` to `cockpit exec goto URL` answered."""
+async def serve_then_exec(url: str, n: int, at_start: bool = False) -> float:
+    """Wall time from spawning `cockpit serve` to `cockpit exec goto URL` answered (or,
+    `at_start`, to `cockpit serve URL` saying it is live: it went there first)."""
     state = tempfile.mkdtemp(prefix="cockpit-bench-serve-")
     env, session = cockpit_env(state), f"start-{os.getpid()}-{n}"
     began = time.perf_counter()
     proc = await asyncio.create_subprocess_exec(
-        *COCKPIT, "serve", "--no-record", "--session", session, env=env,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        *COCKPIT, "serve", "--no-record", "--session", session, *([url] if at_start else []),
+        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         while True:  # it prints its socket once the browser runs
             line = await asyncio.wait_for(proc.stdout.readline(), 120)
@@ -102,6 +106,8 @@ async def serve_then_exec(url: str, n: int) -> float:
                 raise RuntimeError("cockpit serve ended before its socket")
             if line.strip().startswith(b"socket:"):
                 break
+        if at_start:
+            return (time.perf_counter() - began) * 1000
         done = await asyncio.create_subprocess_exec(
             *COCKPIT, "exec", "--session", session, "goto", url, env=env,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -249,10 +255,12 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
     server = await McpServer().start(state)
     await mcp_client_first_goto(server, url)  # its shared browser has run once
     CONNECTS.clear()
-    times: dict[str, list[float]] = {k: [] for k in ("ab", "serve", "mcp", "inproc")}
+    times: dict[str, list[float]] = {k: [] for k in ("ab", "serve", "serve_url", "mcp",
+                                                     "inproc")}
     try:
         for n in range(REPS):
             sides = [("serve", lambda n=n: serve_then_exec(url, n)),
+                     ("serve_url", lambda n=n: serve_then_exec(url, n + 1000, True)),
                      ("mcp", lambda: mcp_client_first_goto(server, url)),
                      ("inproc", lambda n=n: in_process(url, n))]
             if "agent-browser" not in problems:
@@ -273,9 +281,34 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
     else:
         print(f"  agent-browser skipped: {problems.get('agent-browser')}")
     print(line("cockpit serve + cockpit exec goto", times["serve"], ab))
+    print(line("cockpit serve URL (goes there, then is live)", times["serve_url"], ab))
     print(line("new client of cockpit mcp --port + navigate", times["mcp"], ab))
     print(line("  of which the MCP handshake", CONNECTS, ab))
     print(line("Session.start() + goto, in process", times["inproc"], ab))
+
+
+async def ten_at_once(url: str, problems: dict[str, str], binary: Path, state: str) -> None:
+    """SESSIONS agents starting together: wall time until every one has its first page,
+    new clients of one running `cockpit mcp --port` against as many agent-browser
+    sessions opened at once."""
+    server = await McpServer().start(state)
+    await mcp_client_first_goto(server, url)
+    try:
+        began = time.perf_counter()
+        await asyncio.gather(*(mcp_client_first_goto(server, url) for _ in range(SESSIONS)))
+        ours = (time.perf_counter() - began) * 1000
+    finally:
+        await server.stop()
+    print(f"{SESSIONS} sessions started at once, each to its first page ({url}; load "
+          f"{os.getloadavg()[0]:.1f})")
+    print(f"  {SESSIONS} new clients of cockpit mcp --port{'':17}{ours:9.0f} ms")
+    if "agent-browser" in problems:
+        return
+    began = time.perf_counter()
+    await asyncio.gather(*(agent_browser_open(binary, url, 2000 + i) for i in range(SESSIONS)))
+    theirs = (time.perf_counter() - began) * 1000
+    print(f"  {SESSIONS} agent-browser sessions opened{'':16}{theirs:9.0f} ms"
+          f"{ours / theirs:8.2f}x (cockpit / agent-browser)")
 
 
 async def main() -> None:
@@ -289,11 +322,18 @@ async def main() -> None:
     # reference, 10,000 refs, whose snapshot after the goto (the step's diff) dominates
     for path in ("/login", "/reference"):
         await starts(f"{site.url}{path}", problems, binary, state)
+    await ten_at_once(f"{site.url}/login", problems, binary, state)
     for path in ("/login", "/reference"):
         url = f"{site.url}{path}"
-        ours = await cockpit_memory(url, state)
-        bare = await playwright_memory(url)
         print(f"\nMemory (PSS of the process tree) with 1..{SESSIONS} sessions driven on {url}")
+        try:
+            ours = await cockpit_memory(url, state)
+            bare = await playwright_memory(url)
+        except Exception as exc:  # noqa: BLE001  said, and the run goes on
+            while isinstance(exc, BaseExceptionGroup):  # the SDK client's task groups
+                exc = exc.exceptions[0]
+            print(f"  failed: {exc!r}")
+            continue
         print("  cockpit mcp --port: " + " ".join(f"{s:.0f}" for s in ours) + " MB")
         print("  bare Playwright:    " + " ".join(f"{s:.0f}" for s in bare) + " MB")
         print(f"  per added session: cockpit {per_added(ours):.1f} MB, a bare Playwright "
