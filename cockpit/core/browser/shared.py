@@ -118,8 +118,10 @@ class SharedBrowser:
     def _gone(self, browser: Browser) -> None:
         """The browser died (or was closed): the next context asked for launches one."""
         if self._browser is browser:
-            log.warning("the shared browser is gone; the next session to ask starts it again")
             self._browser = None
+            if not self._closed:
+                log.warning("the shared browser is gone; the next session to ask starts "
+                            "it again")
 
     async def new_context(self, options: dict[str, Any] | None = None) -> BrowserContext:
         """A new context of the browser (launched again first if it died), with what every
