@@ -58,7 +58,7 @@ def beside(path: Path | None, name: str) -> Path | None:
 
 
 @dataclasses.dataclass
-class Client:
+class OwnSession:
     """One client's own session, and the MCP session (Mcp-Session-Id) it belongs to."""
 
     live: LiveSession
@@ -74,7 +74,7 @@ class Fleet:
         self.options = options  # every session's, but its name, recording and browser
         self.shared = shared  # the browser of the clients' own sessions
         self.default = default  # --session NAME: /mcp is that session
-        self.own: dict[str, Client] = {}  # by Mcp-Session-Id
+        self.own: dict[str, OwnSession] = {}  # by Mcp-Session-Id
         self.named: dict[str, CockpitMcp] = {}
         self.lives: list[LiveSession] = []  # every one opened, to close at the end
         self._opening: dict[str, asyncio.Task[CockpitMcp]] = {}
@@ -172,7 +172,7 @@ class Fleet:
                 self._names.discard(name)
                 raise
             mcp = CockpitMcp(live.session, live.server.started)
-            self.own[sid] = Client(live, mcp, client)
+            self.own[sid] = OwnSession(live, mcp, client)
             say(f"client {client!r} has session {name!r}: watch it with "
                 f"`cockpit attach --session {name}`")
             return mcp
