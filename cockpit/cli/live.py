@@ -32,7 +32,7 @@ from ..core import BrowserNotFoundError
 
 if TYPE_CHECKING:
     from ..control.agent_process import AgentProcess
-    from ..core import Session
+    from ..core import Session, SharedBrowser
     from ..record.recorder import Recorder
 
 log = logging.getLogger("cockpit.live")
@@ -76,6 +76,8 @@ class SessionOptions:
     timezone: str | None = None
     har: Path | None = None  # requests answered from this HAR
     har_missing: str = "fallback"
+    # a context of its own on a browser that sessions share (`cockpit mcp --port`'s clients)
+    shared: SharedBrowser | None = None
 
     def session(self) -> Session:
         """A new, not yet started Session; ValueError names a bad name, secret or
@@ -86,7 +88,7 @@ class SessionOptions:
                                 headed=self.headed, browser_path=self.browser_path,
                                 headers=self.remote_headers)
         session = Session(self.name, headed=self.headed, engine=self.browser,
-                          browser_path=self.browser_path, attach=attach)
+                          browser_path=self.browser_path, attach=attach, shared=self.shared)
         session.handoff.auto_handoff = self.auto_handoff
         session.handoff.auto_resume = self.auto_resume
         from ..core import configure_network
@@ -264,13 +266,15 @@ NEXT_STEP = {ev.NEEDS_HUMAN: ": `cockpit attach` then F10, or `cockpit exec hand
              ev.CONFIRM_WAITING: " (`cockpit exec --human approve`, or `deny REASON`)"}
 
 
-def tell(event: ev.Event) -> None:
+def tell(event: ev.Event, session: str | None = None) -> None:
     """A face without a screen says on stderr who was turned away and when a person is
-    needed: subscribe it to the session's bus."""
+    needed: subscribe it to the session's bus (`session`: name it, when a face serves
+    several)."""
     if event.kind == ev.RECORDING_FAILED:
         return  # the recorder logs it, and the log goes to stderr here (configure_logging)
     spec = ev.kind_of(event.kind)  # what is said, and how urgently: core/events.py
     line = spec.line(event.data)
     if line:
         line = ("\a " if spec.urgent else "") + line + NEXT_STEP.get(event.kind, "")
-        print(f"cockpit: {line}", file=sys.stderr, flush=True)
+        who = f" (session {session})" if session else ""
+        print(f"cockpit{who}: {line}", file=sys.stderr, flush=True)

@@ -1,7 +1,8 @@
 """An MCP server (Model Context Protocol) on stdio, or on streamable HTTP at
 127.0.0.1:PORT/mcp behind a bearer token with --port, that is also a live session:
 `cockpit attach` shows every tool call, `cockpit exec` reaches it, and a person can take
-the browser over while the agent waits.
+the browser over while the agent waits. With --port and no --session, each client has a
+session of its own, on one shared browser (mcp_fleet.py); /mcp/NAME is a shared one.
 
 On stdio, stdout carries MCP messages only: everything Cockpit says goes to stderr (or
 --log FILE)."""
@@ -36,14 +37,26 @@ TOKEN_FILE = "mcp-token"  # in the session's state directory (0700), mode 0600
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, metavar="P",
                         help="serve streamable HTTP on 127.0.0.1:P/mcp (0: a free port) "
-                             f"instead of stdio; clients send the bearer token printed on "
-                             f"stderr (also ${ENV_TOKEN}, and a 0600 file)")
+                             "instead of stdio, to any number of clients: each in a session "
+                             "of its own named after it (with --session NAME: all in NAME; "
+                             "at /mcp/NAME: session NAME, which they share); clients send "
+                             f"the bearer token printed on stderr (also ${ENV_TOKEN}, and a "
+                             f"0600 file)")
     add_session_options(parser)
+    # given or not tells, with --port: every client in session NAME, or each its own
+    parser.set_defaults(session=None)
 
 
 def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.port is not None and not 0 <= args.port <= 65535:
         parser.error(f"--port takes 0 to 65535, got {args.port}")
+    args.each_own = args.port is not None and args.session is None
+    if args.each_own and (args.cdp or args.ws_endpoint):
+        parser.error(f"{'--cdp' if args.cdp else '--ws-endpoint'} names one browser to "
+                     "attach to, and with --port each client gets a session of its own on "
+                     "Cockpit's shared browser: give --session NAME too, so every client "
+                     "shares that session")
+    args.session = args.session or "default"
     configure_logging(args.log, tui=False)  # stderr: stdout is the protocol's
     code = asyncio.run(serve(args))
     # Everything is closed and written. Leave now: tearing down the interpreter (the SDK's
@@ -64,17 +77,21 @@ def say(text: str) -> None:
 
 async def serve(args: argparse.Namespace) -> int:
     from .live import OPEN_ERRORS, stop_signals, tell
-    try:
-        live = live_from_args(args)
-    except OPEN_ERRORS as exc:
-        return failed(FACE, exc)
-    from ..control.mcp_server import CockpitMcp
-    live.session.bus.subscribe(tell)  # a handoff, a page that needs a person: on stderr
-    mcp = CockpitMcp(live.session, live.server.started)
+    live: LiveSession | None = None
+    mcp: CockpitMcp | None = None
+    if not getattr(args, "each_own", False):
+        try:
+            live = live_from_args(args)
+        except OPEN_ERRORS as exc:
+            return failed(FACE, exc)
+        from ..control.mcp_server import CockpitMcp
+        live.session.bus.subscribe(tell)  # a handoff, a page that needs a person: on stderr
+        mcp = CockpitMcp(live.session, live.server.started)
     with stop_signals() as stop:
         if args.port is None:
+            assert live is not None and mcp is not None
             return await _stdio(live, mcp, stop)
-        from ..control.mcp_server import listen
+        from ..control.mcp_http import listen
         try:  # before the browser: a port in use is said at once
             sock = listen(args.port)
         except OSError as exc:
@@ -82,7 +99,7 @@ async def serve(args: argparse.Namespace) -> int:
                                 f"{exc.strerror or exc}: pick another --port (0 takes a "
                                 f"free one)", EXIT_FAILED)
         try:
-            return await _http(live, mcp, sock, stop)
+            return await _http(args, live, mcp, sock, stop)
         finally:
             sock.close()
 
@@ -140,26 +157,56 @@ async def _stdio(live: LiveSession, mcp: CockpitMcp, stop: asyncio.Event) -> int
     return code
 
 
-async def _http(live: LiveSession, mcp: CockpitMcp, sock: socket.socket,
-                stop: asyncio.Event) -> int:
-    from ..control.mcp_server import serve_http
+async def _http(args: argparse.Namespace, live: LiveSession | None, mcp: CockpitMcp | None,
+                sock: socket.socket, stop: asyncio.Event) -> int:
+    """Serve every client: in `live` (--session NAME), or each in a session of its own on
+    a browser they share, started now so a client's first call does not wait for it."""
+    from ..control.mcp_http import serve_http
+    from ..control.mcp_server import McpServer
+    from ..core import SharedBrowser, workspace_dir
+    from .mcp_fleet import Fleet
+    from .options import session_options
     token = os.environ.get(ENV_TOKEN) or secrets.token_urlsafe(32)
-    path = Path(live.session.dir) / TOKEN_FILE
+    options = session_options(args)
+    shared = None if live is not None else SharedBrowser(
+        headed=options.headed, engine=options.browser, browser_path=options.browser_path)
+    fleet = Fleet(options, shared, live.session.name if live is not None else None)
+    host, port = sock.getsockname()[:2]
+    if live is not None:
+        path = Path(live.session.dir) / TOKEN_FILE
+    else:  # no session yet: the workspace's state directory (0700), one file per port
+        path = workspace_dir() / f"{TOKEN_FILE}-{port}"
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
-        failed = await _start(live, mcp)
-        if failed is not None:
-            return failed
+        if live is not None and mcp is not None:
+            code = await _start(live, mcp)
+            if code is not None:
+                return code
+            fleet.add_named(live, mcp)
+            how = f"every client in session {live.session.name!r}"
+        else:
+            from .live import OPEN_ERRORS
+            assert shared is not None
+            try:
+                await shared.start()
+            except OPEN_ERRORS as exc:
+                return failed(FACE, exc)
+            how = (f"each client a session of its own, named after it, on one "
+                   f"{shared.plan.description if shared.plan else 'browser'}")
         _write_private(path, token)
-        host, port = sock.getsockname()[:2]
-        say(f"MCP over streamable HTTP at http://{host}:{port}/mcp\n"
+        say(f"MCP over streamable HTTP at http://{host}:{port}/mcp ({how}; "
+            f"/mcp/NAME: session NAME, which clients share)\n"
             f"  header: Authorization: Bearer {token}\n"
             f"  token file: {path}\n"
             f"Ctrl+C (or SIGTERM) stops it.")
-        await serve_http(mcp, sock, token, stop)
+        server = McpServer(fleet.route)
+        await serve_http(server.server, sock, token, stop, fleet.wrap)
         return EXIT_OK
     finally:
         path.unlink(missing_ok=True)
-        await live.close()
+        await fleet.close()
+        if live is not None:
+            await live.close()  # closed by the fleet already: closing twice does nothing
 
 
 def _write_private(path: Path, text: str) -> None:

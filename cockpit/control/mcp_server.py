@@ -2,19 +2,18 @@
 are the registry's (mcp_tools.py) and every call goes through `Session.run` as an agent's
 command, tagged with the MCP client's name, so the person in the cockpit sees it in the
 log, and a call made while the human has control waits, like `cockpit exec`, then answers
-with what the human changed. Served on stdio, or on streamable HTTP behind a bearer token.
+with what the human changed. Served on stdio, or on streamable HTTP behind a bearer token
+(mcp_http.py), where each client may have a session of its own: `McpServer` asks its
+`route` which session a call runs in.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
-import hmac
 import logging
 import re
-import socket
-from collections.abc import Awaitable, Callable, Collection, Iterator
+from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,9 +25,7 @@ from .. import __version__
 from . import mcp_tools
 
 if TYPE_CHECKING:
-    from starlette.types import ASGIApp, Receive, Scope, Send  # the SDK's web framework
-
-    from ..core import Command, Result
+    from ..core import Command, Registry, Result
     from ..core import Session
 
 log = logging.getLogger(__name__)
@@ -47,23 +44,27 @@ def client_name(ctx: ServerRequestContext[Any, Any]) -> str:
     """The client's own name (its initialize request's clientInfo), printable and short."""
     params = ctx.session.client_params
     info = params.client_info if params is not None else None
-    name = re.sub(r"[^\w.@+/ -]", "", info.name if info is not None else "")[:40].strip()
-    return name or UNNAMED
+    return printable_client(info.name if info is not None else "")
 
 
-class CockpitMcp:
-    """One session's MCP server. `started` tells whether a task's command has started
-    (the control server's record of it): a call cancelled by its client takes back its
-    command only while it still waits for its turn, as a control-socket client's does."""
+def printable_client(name: str) -> str:
+    """A client's name as Cockpit shows it: printable and short."""
+    return re.sub(r"[^\w.@+/ -]", "", name)[:40].strip() or UNNAMED
 
-    def __init__(self, session: Session, started: Collection[asyncio.Task[Any]] = ()) -> None:
-        self.session = session
-        self.started = started
-        # cleared while the live session starts: calls wait for it, so each one is in the
-        # control server's history, which attach shows
-        self.ready = asyncio.Event()
-        self.ready.set()
-        self.tools = mcp_tools.by_name(session.registry)
+
+class RouteError(Exception):
+    """A call that no session can take (the message says why, and what to do)."""
+
+
+class McpServer:
+    """The MCP server (the SDK's low-level `Server`): the registry's tools; each call runs
+    in the session that `route` picks for it (its client's own, or a shared one)."""
+
+    def __init__(self, route: Callable[[ServerRequestContext[Any, Any]], Awaitable[CockpitMcp]],
+                 registry: Registry | None = None) -> None:
+        self.route = route
+        self.tools = mcp_tools.by_name(registry) if registry is not None else \
+            mcp_tools.by_name()
         self.server: Server[Any] = Server(
             "cockpit", version=__version__, instructions=INSTRUCTIONS,
             on_list_tools=self.list_tools, on_call_tool=self.call_tool)
@@ -78,15 +79,37 @@ class CockpitMcp:
         if tool is None:
             return _error(f"no tool {params.name!r}; the tools: {', '.join(self.tools)}")
         try:
-            command = tool.command(params.arguments, self.session.registry)
-        except mcp_tools.ToolError as exc:
+            target = await self.route(ctx)
+            command = tool.command(params.arguments, target.session.registry)
+        except (mcp_tools.ToolError, RouteError) as exc:
             return _error(str(exc))
-        result = await self.run(command, client_name(ctx), ctx.session.report_progress)
+        result = await target.run(command, client_name(ctx), ctx.session.report_progress)
         content: list[types.ContentBlock] = [
             types.TextContent(type="text", text=result.text or "done")]
         if result.ok and tool.spec is not None and tool.spec.name == "screenshot":
             content += _picture(result)
         return types.CallToolResult(content=content, is_error=not result.ok)
+
+
+class CockpitMcp:
+    """One session's side of the MCP server: runs a call's command in it as an agent's.
+    `started` tells whether a task's command has started (the control server's record
+    of it): a call cancelled by its client takes back its command only while it still
+    waits for its turn, as a control-socket client's does. `server`: an MCP server whose
+    every call runs here (stdio, or every HTTP client in this one session)."""
+
+    def __init__(self, session: Session, started: Collection[asyncio.Task[Any]] = ()) -> None:
+        self.session = session
+        self.started = started
+        # cleared while the live session starts: calls wait for it, so each one is in the
+        # control server's history, which attach shows
+        self.ready = asyncio.Event()
+        self.ready.set()
+        self.mcp = McpServer(self._here, session.registry)
+        self.server = self.mcp.server
+
+    async def _here(self, ctx: ServerRequestContext[Any, Any]) -> CockpitMcp:
+        return self
 
     async def run(self, command: Command, client: str,
                   progress: Callable[[float, float | None, str | None], Awaitable[None]]
@@ -145,73 +168,3 @@ def _picture(result: Result) -> list[types.ContentBlock]:
         return []
     data = base64.b64encode(path.read_bytes()).decode()
     return [types.ImageContent(type="image", data=data, mime_type="image/png")]
-
-
-# --- streamable HTTP ------------------------------------------------------------------------
-class BearerGuard:
-    """ASGI middleware: an HTTP request without `Authorization: Bearer TOKEN` gets 401."""
-
-    def __init__(self, app: ASGIApp, token: str) -> None:
-        self.app = app
-        self.token = token.encode()
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not self._allowed(scope):
-            body = (b'{"error": "unauthorized: send the header Authorization: Bearer TOKEN '
-                    b'with the token `cockpit mcp --port` printed (or its token file)"}')
-            await send({"type": "http.response.start", "status": 401, "headers": [
-                (b"content-type", b"application/json"),
-                (b"www-authenticate", b'Bearer realm="cockpit"'),
-                (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
-            return
-        await self.app(scope, receive, send)
-
-    def _allowed(self, scope: Scope) -> bool:
-        for name, value in scope.get("headers", ()):
-            if name == b"authorization":
-                scheme, _, given = value.partition(b" ")
-                return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(),
-                                                                           self.token)
-        return False
-
-
-def listen(port: int) -> socket.socket:
-    """A socket on 127.0.0.1:PORT (0: any free port); OSError when it is taken."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind(("127.0.0.1", port))
-    except OSError:
-        sock.close()
-        raise
-    sock.listen(64)
-    return sock
-
-
-async def serve_http(mcp: CockpitMcp, sock: socket.socket, token: str,
-                     stop: asyncio.Event) -> None:
-    """Serve streamable HTTP at /mcp on `sock` until `stop` is set."""
-    import uvicorn
-
-    class _Server(uvicorn.Server):
-        @contextlib.contextmanager
-        def capture_signals(self) -> Iterator[None]:
-            # the face's own handlers stop it (and close the browser); uvicorn's would
-            # raise the signal again once it has stopped
-            yield
-
-    app = mcp.server.streamable_http_app(host="127.0.0.1")
-    config = uvicorn.Config(BearerGuard(app, token), log_level="warning", lifespan="on",
-                            access_log=False)
-    server = _Server(config)
-
-    async def stopper() -> None:
-        await stop.wait()
-        server.should_exit = True
-
-    watcher = asyncio.ensure_future(stopper())
-    try:
-        await server.serve(sockets=[sock])
-    finally:
-        watcher.cancel()

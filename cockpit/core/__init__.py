@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .base.terminal import show_controls, visible
     from .base.workspace import workspace_dir
     from .browser.attach import attach_request, shown
+    from .browser.shared import SharedBrowser
     from .language.command import Command
     from .language.completion import Candidate, complete
     from .language.parser import Invocation, as_ref, command_of, parse, split_words
@@ -81,6 +82,7 @@ _HOMES = {
     "show_controls": "base.terminal", "visible": "base.terminal",
     "workspace_dir": "base.workspace",
     "attach_request": "browser.attach", "shown": "browser.attach",
+    "SharedBrowser": "browser.shared",
     "Command": "language.command",
     "Candidate": "language.completion", "complete": "language.completion",
     **dict.fromkeys(["Invocation", "as_ref", "command_of", "parse", "split_words"],
@@ -142,6 +144,7 @@ __all__ = [
     "Result",
     "Session",
     "SessionSurface",
+    "SharedBrowser",
     "Tab",
     "as_ref",
     "attach_request",

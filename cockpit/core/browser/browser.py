@@ -20,6 +20,8 @@ from ..settle.settle_js import INIT_JS as SETTLE_INIT_JS
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, BrowserType, Page, Playwright
 
+    from .shared import SharedBrowser
+
 log = logging.getLogger(__name__)
 
 ENGINES = ("chromium", "firefox", "webkit")
@@ -78,16 +80,25 @@ class LaunchPlan:
     args: list[str] = field(default_factory=list)
     headless_shell: str | None = None  # Playwright's Chromium headless shell, when installed
     # "local": launched by us on profile_dir; "cdp" / "ws": a running browser we attach to
-    # at `endpoint` (--cdp, --ws-endpoint) and never close, relaunch or restart
+    # at `endpoint` (--cdp, --ws-endpoint) and never close, relaunch or restart; "shared":
+    # a context of ours on a browser that sessions share (`shared`, browser/shared.py)
     kind: str = "local"
     endpoint: str | None = None
     found: str = ""  # --cdp auto: which browser it found, and where
     # --remote-header: sent with the connection; secrets, never shown (repr=False)
     headers: dict[str, str] | None = field(default=None, repr=False)
+    shared: SharedBrowser | None = field(default=None, repr=False, compare=False)
 
     @property
     def owns_browser(self) -> bool:
-        """Whether Cockpit launched this browser, and so may close or relaunch it."""
+        """Whether Cockpit launched this browser, and so may close or relaunch it (on a
+        shared browser: the session's own context)."""
+        return self.kind in ("local", "shared")
+
+    @property
+    def can_open_window(self) -> bool:
+        """Whether a relaunch may turn this browser headed (a handoff's window): only a
+        browser of the session's own; a shared one stays as it was launched."""
         return self.kind == "local"
 
     @property
@@ -114,11 +125,12 @@ class LaunchPlan:
             mode = "headless" if self.headless else "headed"
             return (f"{self.engine} {via} at {self.shown_endpoint} ({mode}, not launched by "
                     f"Cockpit: never closed by it{found})")
+        shared = ", shared with other sessions" if self.kind == "shared" else ""
         if self.headless and self.headless_shell:
             where = f"Playwright's headless shell {self.headless_shell}"
         else:
             where = self.executable or "Playwright's bundled build"
-        return f"{self.engine} ({where}, {'headless' if self.headless else 'headed'})"
+        return f"{self.engine} ({where}, {'headless' if self.headless else 'headed'}{shared})"
 
 
 def _exists(path: str | None) -> bool:
@@ -325,6 +337,13 @@ async def launch(playwright: Playwright, plan: LaunchPlan,
     session's emulation, core/network/state.py), over the defaults."""
     if not plan.owns_browser:
         return await connect(playwright, plan)
+    if plan.shared is not None:  # a context of a browser other sessions use too
+        if plan.headless == plan.shared.headed:
+            raise BrowserNotFoundError(
+                "this session's browser is shared with other sessions and stays "
+                f"{'headed' if plan.shared.headed else 'headless'}: hand over in the "
+                "terminal or the web view (`handoff --terminal`)")
+        return await plan.shared.new_context(options)
     assert plan.profile_dir is not None
     executable = plan.binary  # before anything starts: says so when headed needs the full build
     plan.profile_dir.mkdir(parents=True, exist_ok=True, mode=0o700)

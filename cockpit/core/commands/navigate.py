@@ -74,7 +74,7 @@ async def wait_loaded(page: Page, url: str) -> None:
          details="A URL without a scheme gets https:// (http:// for localhost and IPs); a "
                  "path starting with / is resolved against the current page.",
          examples=("goto https://example.com", "goto localhost:8000/login"),
-         tool="browser_navigate")
+         tool="browser_navigate", leaves_page=True)
 async def goto(ctx: CommandContext, a: Invocation) -> Outcome:
     url = normalize_url(a.url, ctx.page.url)
     refused = ctx.session.policy.domains.refuse_goto(url)  # --allow-domain (core/policy)

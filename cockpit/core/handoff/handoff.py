@@ -92,7 +92,10 @@ class Handoff:
         problem = None if session.headed else display_problem()
         self._not_carried = []
         # a browser we attached to is never relaunched: headless, it stays so
-        self._not_ours = not session.owns_browser and not session.headed and not terminal
+        # nor is a browser shared with other sessions (browser/shared.py): it keeps its mode
+        fixed = not session.owns_browser or (session.plan is not None
+                                             and not session.plan.can_open_window)
+        self._not_ours = fixed and not session.headed and not terminal
         if terminal or problem == "none" or self._not_ours:
             self.mode = "terminal"
         elif problem:
@@ -126,7 +129,9 @@ class Handoff:
         where = f"{len(session.tabs)} tab(s), tab {_front_index(session)} in front"
         after = "agents' commands wait until `resume`"
         if self.mode == "terminal":
-            why = (f"It runs headless, and {not_ours(session)}: it cannot become a window, "
+            fixed = not_ours(session) if not session.owns_browser else \
+                "it is shared with other sessions"
+            why = (f"It runs headless, and {fixed}: it cannot become a window, "
                    f"so it stays headless ({where})" if self._not_ours else
                    f"There is no display here (over SSH?), so the browser stays headless "
                    f"({where})")

@@ -117,6 +117,9 @@ class CommandSpec:
       (tab, newtab, closetab): an exported test follows it with its own page.
     - `asserts`: checks that something holds and fails when it does not (`expect`): replay
       reports its failures apart from divergences, and an exported test asserts it.
+    - `leaves_page`: loads another document in its tab (goto): a new tab's blank page
+      before it is not asked for a snapshot (it has none to give), so a session's first
+      step is shorter by those round trips.
     - `tool`: the name of its own MCP tool in `cockpit mcp` (what agents do most), whose
       parameters are its arguments and flags; every command is also reachable through
       the `browser_run` tool.
@@ -147,6 +150,7 @@ class CommandSpec:
     switches_tab: bool = False
     asserts: bool = False
     tool: str | None = None
+    leaves_page: bool = False
 
     def __post_init__(self) -> None:
         named = {a.name for a in self.args}
@@ -337,7 +341,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             read_only: bool = False,
             bypasses_queue: bool = False, interrupts: bool = False,
             waits_for: tuple[str, ...] = (), switches_tab: bool = False,
-            asserts: bool = False, tool: str | None = None,
+            asserts: bool = False, tool: str | None = None, leaves_page: bool = False,
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
     """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
     The behaviour flags are documented on `CommandSpec`."""
@@ -350,7 +354,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             typed_text=typed_text, masked_args=tuple(masked_args),
             secret_args=tuple(secret_args), read_only=read_only,
             bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for),
-            switches_tab=switches_tab, asserts=asserts, tool=tool))
+            switches_tab=switches_tab, asserts=asserts, tool=tool, leaves_page=leaves_page))
         return handler
 
     return register

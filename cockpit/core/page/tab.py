@@ -143,6 +143,18 @@ class Tab:
         self.names.keep_only((n.pw for n in snap.refs.values() if n.pw), len(snap.refs))
         return snap
 
+    def blank_snapshot(self) -> Snapshot | None:
+        """The snapshot of a new tab's blank page, without asking the browser (it is
+        empty), or None when the tab shows anything else (a page, a frame, a snapshot
+        taken already)."""
+        if self.snapshot is not None or self.page.url != "about:blank" or \
+                len(self.page.frames) > 1:
+            return None
+        snap = Snapshot.from_text("", self.names, url="about:blank", title="",
+                                  doc=f"blank-{self.id}")  # no real document's token
+        self.adopt(snap)
+        return snap
+
     def adopt(self, snap: Snapshot) -> None:
         """Make `snap` (full, or patched from regions) the one refs are checked against."""
         self.title = snap.title

@@ -27,6 +27,7 @@ from ..secrets.trace_scrub import scrub_trace
 if TYPE_CHECKING:
     from ..secrets.mask import Masker
     from ..browser.attach import Attach
+    from ..browser.shared import SharedBrowser
     from ..network.state import NetworkState
     from ..policy.domains import DomainPolicy
 
@@ -39,8 +40,12 @@ class BrowserOwner:
     """Playwright and the browser of one session, from its start to its close."""
 
     def __init__(self, *, attach: Attach | None, engine: str, browser_path: str | None,
-                 profile_dir: Path, domains: DomainPolicy, network: NetworkState) -> None:
+                 profile_dir: Path, domains: DomainPolicy, network: NetworkState,
+                 shared: SharedBrowser | None = None) -> None:
         self.attach = attach  # --cdp / --ws-endpoint: a running browser, never ours to close
+        # a context of its own on a browser other sessions use too (browser/shared.py):
+        # neither that browser nor its driver is this session's to stop
+        self.shared = shared
         self.engine = engine
         self.browser_path = browser_path
         self.profile_dir = profile_dir
@@ -55,6 +60,8 @@ class BrowserOwner:
 
     async def start(self, headless: bool) -> BrowserContext:
         """Playwright, then the browser (launched, or attached to); its context prepared."""
+        if self.shared is not None:
+            return await self._start_shared(self.shared)
         with child_stderr_logged("playwright driver", log):  # never our terminal
             manager = async_playwright()
             playwright = self._playwright = await manager.start()
@@ -78,6 +85,28 @@ class BrowserOwner:
             raise
         return context
 
+    async def _start_shared(self, shared: SharedBrowser) -> BrowserContext:
+        """A context of the shared browser (started by whoever shares it), on that
+        browser's driver: no driver nor browser of the session's own to start."""
+        # once: later calls find it running
+        await shared.start(self.domains.chromium_args() if self.engine == "chromium" else [])
+        self._playwright = shared.playwright
+        self.plan = shared.session_plan()
+        self.network.prepare(shared.playwright)
+        context = self._context = await launch(shared.playwright, self.plan,
+                                               self.launch_options())
+        try:
+            await self.prepare_context(context)
+            if shared.first_time("selector engines"):  # per driver; twice is an error
+                await changes.register_ref_engine(shared.playwright)
+                await register_point_engine(shared.playwright)
+        except BaseException:
+            with tolerated("closing a context that did not come up", log):
+                await context.close()
+            self._context = None
+            raise
+        return context
+
     def launch_options(self) -> dict[str, Any]:
         """Context options a launch takes from the session (emulation: core/network)."""
         return self.network.launch_options()
@@ -97,15 +126,15 @@ class BrowserOwner:
                 await asyncio.wait_for(close_browser(self.plan, self._context), CLOSE_S)
             except TimeoutError:  # stopped (SIGSTOP) or hung: it would never close
                 log.warning("the browser did not close within %g s", CLOSE_S)
-                if self.owns_browser:
+                if self.owns_browser and self.shared is None:  # never the shared one
                     kill_browser(self.profile_dir)
             except Exception:  # gone: crashed, or closed by hand
                 log.debug("closing the browser failed; going on", exc_info=True)
             self._context = None
-        if self._playwright is not None:
+        if self._playwright is not None and self.shared is None:  # a shared one stays
             with tolerated("stopping Playwright", log):
                 await asyncio.wait_for(self._playwright.stop(), CLOSE_S)
-            self._playwright = None
+        self._playwright = None
 
     @property
     def owns_browser(self) -> bool:

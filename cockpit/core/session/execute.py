@@ -123,7 +123,8 @@ async def _run(session: Engine, inv: Invocation, source: str) -> Outcome:
 async def _mutate(session: Engine, ctx: Context[Engine], inv: Invocation) -> Outcome:
     """Run a command that changes the page: settle afterwards and diff the active tab."""
     tab = ctx.needs_tab()
-    if tab.snapshot is None and tab.dialog is None:
+    if tab.snapshot is None and tab.dialog is None and not (
+            inv.spec.leaves_page and tab.blank_snapshot() is not None):
         await _snapshot_quietly(tab)
     tabs_before = list(session.tabs)
     before = tab.snapshot

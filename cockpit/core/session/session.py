@@ -30,6 +30,7 @@ from ..live.screencast import LiveView
 from ..base.logs import mask_logs, spawn, tolerated
 from ..language.command import Command
 from ..browser.recovery import Recovery
+from ..browser.shared import SharedBrowser
 from ..language.registry import REGISTRY, Registry
 from ..base.result import Result
 from ..network.state import NetworkState
@@ -57,9 +58,12 @@ class Session:
                  engine: str = "chromium", browser_path: str | None = None,
                  workspace: Path | None = None, profile_dir: Path | None = None,
                  action_timeout: float = 5.0, command_timeout: float | None = None,
-                 registry: Registry = REGISTRY, attach: Attach | None = None) -> None:
+                 registry: Registry = REGISTRY, attach: Attach | None = None,
+                 shared: SharedBrowser | None = None) -> None:
         self.name = name
         self.attach = attach  # --cdp / --ws-endpoint: a running browser, never ours to close
+        # a context of its own on a browser other sessions use too (browser/shared.py)
+        self.shared = shared
         # other origins' stylesheets, read for the pages' change trackers (stylesheets.py)
         self.stylesheets = StylesheetRules(reads_local_files(attach))
         self.headed = headed
@@ -94,7 +98,8 @@ class Session:
         # Playwright, the browser, its context and tab numbers, the trace (browser_owner.py)
         self.browser = BrowserOwner(attach=attach, engine=engine, browser_path=browser_path,
                                     profile_dir=self.profile_dir,
-                                    domains=self.policy.domains, network=self.network)
+                                    domains=self.policy.domains, network=self.network,
+                                    shared=shared)
         self.secrets = Secrets(self.redactor.add_secret)  # --secret NAME=VALUE, as $NAME
         for header, value in attach.headers if attach else ():  # --remote-header's values
             self.redactor.shown.add(value, f"<{header} header>")

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from ..browser.attach import Attach
     from ..browser.browser import LaunchPlan
+    from ..browser.shared import SharedBrowser
     from ..handoff.handoff import Handoff
     from ..live.screencast import LiveView
     from ..model.snapshot import Snapshot
@@ -91,6 +92,8 @@ class Described(Protocol):
     @property
     def owns_browser(self) -> bool: ...
     @property
+    def shared(self) -> SharedBrowser | None: ...
+    @property
     def profile_dir(self) -> Path: ...
     @property
     def files_dir(self) -> Path: ...
@@ -120,7 +123,8 @@ def status_of(session: Described) -> dict[str, Any]:
         "recording": str(session.recording_path) if session.recording_path else None,
         "uptime_s": round(time.time() - session.started_at, 1),
         # an attached browser (--cdp, --ws-endpoint) has a profile of its own, not ours
-        "profile": str(session.profile_dir) if session.owns_browser else None,
+        "profile": str(session.profile_dir) if session.owns_browser and session.shared is None
+        else None,
         "files": str(session.files_dir),
         # routes, HAR and emulation (core/network/state.py): never a password
         "network": session.network.summary(),
