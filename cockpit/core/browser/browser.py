@@ -10,7 +10,7 @@ import shutil
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import attach as attaching
 from ..base.errors import BrowserNotFoundError
@@ -20,9 +20,19 @@ from ..settle.settle_js import INIT_JS as SETTLE_INIT_JS
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, BrowserType, Page, Playwright
 
-    from .shared import SharedBrowser
-
 log = logging.getLogger(__name__)
+
+
+class ContextSource(Protocol):
+    """A browser that sessions share (browser/shared.py's SharedBrowser), as a launch
+    plan needs it: how it runs, and a new context of its own for each session."""
+
+    @property
+    def headed(self) -> bool: ...
+
+    async def new_context(self, options: dict[str, Any] | None = None
+                          ) -> BrowserContext: ...
+
 
 ENGINES = ("chromium", "firefox", "webkit")
 
@@ -87,7 +97,7 @@ class LaunchPlan:
     found: str = ""  # --cdp auto: which browser it found, and where
     # --remote-header: sent with the connection; secrets, never shown (repr=False)
     headers: dict[str, str] | None = field(default=None, repr=False)
-    shared: SharedBrowser | None = field(default=None, repr=False, compare=False)
+    shared: ContextSource | None = field(default=None, repr=False, compare=False)
 
     @property
     def owns_browser(self) -> bool:
