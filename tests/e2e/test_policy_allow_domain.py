@@ -32,7 +32,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         # a link elsewhere: the route (not `goto`'s own check) must refuse it
         self.wfile.write(f"<title>home</title><a href='http://localhost:{port}/evil'>away"
-                         "</a>".encode())
+                         "</a><button onclick=\"window.open('/away?popup')\">popup</button>"
+                         .encode())
 
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -105,3 +106,41 @@ def test_a_bad_policy_option_is_a_usage_error_before_a_browser_starts(option, sa
                           input="", capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.fixture
+def attached_chromium():
+    from test_attach_browser import Chromium
+    browser = Chromium()
+    yield browser
+    browser.stop()
+
+
+async def test_a_redirect_elsewhere_is_refused_in_a_chromium_attached_over_cdp(
+        attached_chromium, server):
+    """Its resolver is the user's own: the redirect guard (policy/redirects.py) fails the
+    hop before it is sent, for the page and for a popup it opens."""
+    from cockpit.core.browser.attach import Attach
+    s = Session(f"policy-cdp-{time.monotonic_ns()}",
+                attach=Attach("cdp", f"http://127.0.0.1:{attached_chromium.port}"))
+    s.policy.configure(["127.0.0.1"], [], s.registry)
+    await s.start()
+    try:
+        assert (await s.run(f"goto {server}/")).ok
+        SEEN.clear()
+        await refused(s, f"goto {server}/away", " (a redirect)")
+        assert SEEN == ["127.0.0.1 /away"]  # the redirect's target was never asked
+        assert (await s.run(f"goto {server}/")).ok
+        await refused(s, "click a")  # a direct request: the route, as before
+        assert (await s.run(f"goto {server}/")).ok
+        SEEN.clear()
+        # a popup's first document, redirected before its page is ours to guard
+        result = await s.run("click button")
+        assert not result.ok and "refused: localhost is not an allowed domain (a popup" \
+            in result.error, result
+        assert len(s.tabs) == 1 and SEEN == ["127.0.0.1 /away?popup"], SEEN
+        assert not any(seen.startswith("localhost") for seen in SEEN), SEEN
+        assert "warning" not in (await s.run("status")).output
+    finally:
+        await s.close()
+    assert attached_chromium.alive()  # attached: never closed by us

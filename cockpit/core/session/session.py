@@ -180,7 +180,9 @@ class Session:
         """What every context the session makes (at start, at a relaunch) gets before
         its first page loads: the --allow-domain routes (core/policy), the routes and
         emulation (core/network; `restoring`: offline waits until the tabs loaded)."""
-        await self.policy.domains.install(context)
+        # the resolver rules hold for a Chromium we launched that resolves names itself
+        resolver = self.owns_browser and self.engine == "chromium" and not self.network.proxy
+        await self.policy.domains.install(context, self.engine, resolver)
         await self.network.apply(context, restoring=restoring)
 
     async def context_restored(self, context: BrowserContext) -> None:
