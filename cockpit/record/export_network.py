@@ -38,6 +38,7 @@ class Exporter:
     def __init__(self) -> None:
         self.helpers: dict[str, str] = {}
         self.headers: dict[str, str] = {}
+        self.device: str | None = None  # the test's device (the first one named)
 
     @staticmethod
     def writes(name: str) -> bool:
@@ -97,13 +98,25 @@ class Exporter:
         return [f"page.context.grant_permissions({list(p['names'])!r})"]
 
     def device(self, p: dict[str, Any]) -> list[str]:
+        """Playwright sets a device when a context is made, never on a running one (the
+        session relaunched its browser): the first device named is the whole test's,
+        from its first step; a later change is said, not made."""
         device = p["name"].strip().strip("\"'")
         if device.lower() == "list":
             return []
+        cannot = "Playwright cannot change the device of a running context"
+        if self.device is not None:
+            now = "no device" if device.lower() == "off" else repr(device)
+            if now == repr(self.device):
+                return [f"# device {device!r}: the test runs on it already"]
+            return [f"# device {device.lower() if now == 'no device' else repr(device)}: "
+                    f"not exported ({cannot}); the test stays on {self.device!r}"]
         if device.lower() == "off":
-            return ["# device off: the test runs on the device for its whole length"]
+            return ["# device off: the test runs on no device (browser_context_args)"]
+        self.device = device
         self.helpers["device"] = DEVICE_FIXTURE.format(name=device)
-        return [f"# device {device!r}: the whole test runs on it (browser_context_args)"]
+        return [f"# device {device!r}: {cannot}, so the whole test runs on it, from its "
+                "first step (browser_context_args)"]
 
     def credentials(self, p: dict[str, Any]) -> list[str]:
         return ["# credentials: give them as browser_context_args' http_credentials "

@@ -101,3 +101,47 @@ def test_routes_and_emulation_are_recorded_replayed_and_exported(tmp_path):
         assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
     finally:
         served.stop()
+
+
+PHONE_PAGE = page("w3n-phone-export", "<button onclick='show()'>Show device</button>"
+                  "<p id='device'></p>",
+                  head="<meta name='viewport' content='width=device-width'>"
+                       "<script>function show() {"
+                       "  document.getElementById('device').textContent ="
+                       "    (navigator.maxTouchPoints > 0 ? 'touch' : 'mouse') + ' ' +"
+                       "    innerWidth;"
+                       "}</script>")
+
+
+def test_a_device_set_mid_walk_is_exported_for_the_whole_test_and_it_passes(tmp_path):
+    """Playwright makes a device with its context: the export says so, runs the test on
+    it from the start, and the walk's check of the phone still holds."""
+    pytest.importorskip("pytest_playwright", reason="pip install pytest-playwright")
+    served = Server()
+    try:
+        path = tmp_path / "phone.jsonl"
+        proc = start(["--record", str(path)])
+        try:
+            assert send(proc, f"goto {served.url}{PHONE_PAGE}")["ok"]
+            assert send(proc, 'device "iPhone 13"')["ok"]
+            snap = send(proc, "snapshot -i")["output"]
+            shown = send(proc, f"click {ref(snap, 'button', 'Show device')}")
+            assert "touch 390" in shown["output"], shown
+            assert send(proc, 'wait --text "touch 390"')["ok"]
+        finally:
+            proc.stdin.close()
+            assert proc.wait(60) == 0
+        test_file = tmp_path / "test_phone_walk.py"
+        made = subprocess.run(COCKPIT + ["export", str(path), "--to", "pytest", "-o",
+                                         str(test_file)], capture_output=True, text=True,
+                              timeout=60)
+        assert made.returncode == 0, made.stderr
+        code = test_file.read_text()
+        assert "Playwright cannot change the device of a running context" in code, code
+        assert "playwright.devices['iPhone 13']" in code, code
+        ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              test_file.name], cwd=tmp_path, capture_output=True, text=True,
+                             env={**os.environ, "COCKPIT_ORIGIN": served.url}, timeout=180)
+        assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
+    finally:
+        served.stop()
