@@ -38,7 +38,7 @@ class Exporter:
     def __init__(self) -> None:
         self.helpers: dict[str, str] = {}
         self.headers: dict[str, str] = {}
-        self.device: str | None = None  # the test's device (the first one named)
+        self.test_device: str | None = None  # the test's device (the first one named)
 
     @staticmethod
     def writes(name: str) -> bool:
@@ -105,15 +105,15 @@ class Exporter:
         if device.lower() == "list":
             return []
         cannot = "Playwright cannot change the device of a running context"
-        if self.device is not None:
+        if self.test_device is not None:
             now = "no device" if device.lower() == "off" else repr(device)
-            if now == repr(self.device):
+            if now == repr(self.test_device):
                 return [f"# device {device!r}: the test runs on it already"]
             return [f"# device {device.lower() if now == 'no device' else repr(device)}: "
-                    f"not exported ({cannot}); the test stays on {self.device!r}"]
+                    f"not exported ({cannot}); the test stays on {self.test_device!r}"]
         if device.lower() == "off":
             return ["# device off: the test runs on no device (browser_context_args)"]
-        self.device = device
+        self.test_device = device
         self.helpers["device"] = DEVICE_FIXTURE.format(name=device)
         return [f"# device {device!r}: {cannot}, so the whole test runs on it, from its "
                 "first step (browser_context_args)"]
