@@ -5,7 +5,6 @@ each emulation as the Playwright call that makes it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from ..core import MASK, header_pairs, matcher
@@ -48,7 +47,7 @@ class Exporter:
     def step(self, name: str, p: dict[str, Any]) -> list[str] | None:
         """The lines of one step, or None when `name` is not one of these commands."""
         form = FORMS.get(name)
-        return None if form is None else form(self, p)
+        return None if form is None else getattr(self, form)(p)
 
     def unroute(self, p: dict[str, Any]) -> list[str]:
         return [f"page.context.unroute({_pattern(p['pattern'])})" if p.get("pattern")
@@ -131,12 +130,11 @@ class Exporter:
 
 
 # The pytest form of each network and emulation command.
-FORMS: dict[str, Callable[[Exporter, dict[str, Any]], list[str]]] = {
-    "route": Exporter.route, "unroute": Exporter.unroute, "har": Exporter.har,
-    "device": Exporter.device, "geo": Exporter.geo, "offline": Exporter.offline,
-    "media": Exporter.media, "timezone": Exporter.timezone, "locale": Exporter.locale,
-    "headers": Exporter.set_headers, "credentials": Exporter.credentials,
-    "permissions": Exporter.permissions,
+# (the method of an Exporter that writes it: export_network_ts.py writes them in TypeScript)
+FORMS: dict[str, str] = {
+    "route": "route", "unroute": "unroute", "har": "har", "device": "device", "geo": "geo",
+    "offline": "offline", "media": "media", "timezone": "timezone", "locale": "locale",
+    "headers": "set_headers", "credentials": "credentials", "permissions": "permissions",
 }
 
 
