@@ -5,9 +5,11 @@ browser (a kill, recovered) and a handoff's relaunch (core/policy/domains.py).""
 from __future__ import annotations
 
 import asyncio
+import http.client
 import http.server
 import threading
 import time
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -22,6 +24,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         SEEN.append(f"{self.headers.get('Host', '').split(':')[0]} {self.path}")
         port = self.server.server_address[1]
+        if self.path.startswith("/far"):  # a redirect to a name only a proxy resolves
+            self.send_response(302)
+            self.send_header("Location", "http://far.example/evil")
+            self.end_headers()
+            return
         if self.path.startswith("/away"):  # a redirect to the other name of this server
             self.send_response(302)
             self.send_header("Location", f"http://localhost:{port}/evil")
@@ -144,3 +151,57 @@ async def test_a_redirect_elsewhere_is_refused_in_a_chromium_attached_over_cdp(
     finally:
         await s.close()
     assert attached_chromium.alive()  # attached: never closed by us
+
+
+class Proxy(http.server.BaseHTTPRequestHandler):
+    """A forward proxy that answers every page itself: what reaches it is what the
+    browser sent out."""
+
+    def do_GET(self) -> None:
+        SEEN.append(f"proxy {self.path}")
+        target = urlsplit(self.path)
+        if target.hostname == "127.0.0.1":  # the test's server: relayed, redirects as is
+            connection = http.client.HTTPConnection("127.0.0.1", target.port, timeout=10)
+            connection.request("GET", target.path or "/")
+            answer = connection.getresponse()
+            body = answer.read()
+            self.send_response(answer.status)
+            for name, value in answer.getheaders():
+                if name.lower() not in ("connection", "transfer-encoding", "content-length"):
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            connection.close()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        self.wfile.write(b"<title>via the proxy</title>")
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+async def test_a_redirect_elsewhere_is_refused_behind_a_proxy(server):
+    """Behind a proxy the browser resolves no name (the proxy does): the resolver rules
+    cannot stop a redirect there, the redirect guard does."""
+    proxy = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    s = Session(f"policy-proxy-{time.monotonic_ns()}")
+    s.network.proxy = f"http://127.0.0.1:{proxy.server_address[1]}"
+    s.policy.configure(["127.0.0.1"], [], s.registry)
+    await s.start()
+    try:
+        assert (await s.run(f"goto {server}/")).ok
+        SEEN.clear()
+        result = await s.run(f"goto {server}/far")
+        assert not result.ok, result.output
+        assert result.error.startswith("refused: far.example is not an allowed domain "
+                                       "(a redirect)"), result.error
+        assert not any("far.example" in seen for seen in SEEN), SEEN  # never asked for
+        assert "warning" not in (await s.run("status")).output
+    finally:
+        await s.close()
+        proxy.shutdown()
+        proxy.server_close()
