@@ -115,21 +115,32 @@ def test_a_bad_policy_option_is_a_usage_error_before_a_browser_starts(option, sa
     assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
-@pytest.fixture
-def attached_chromium():
-    from test_attach_browser import Chromium
-    browser = Chromium()
-    yield browser
-    browser.stop()
+@pytest.fixture(params=["cdp", "ws"])
+def attached(request):
+    """How a Chromium Cockpit did not launch is reached: over CDP, or a Playwright
+    browser server (--ws-endpoint); the Attach, and whether the browser still runs."""
+    from cockpit.core.browser.attach import Attach
+    if request.param == "cdp":
+        from test_attach_browser import Chromium
+        browser = Chromium()
+        yield Attach("cdp", f"http://127.0.0.1:{browser.port}"), browser.alive
+        browser.stop()
+    else:
+        proc, endpoint = request.getfixturevalue("browser_server")
+        yield Attach("ws", endpoint), lambda: proc.poll() is None
 
 
-async def test_a_redirect_elsewhere_is_refused_in_a_chromium_attached_over_cdp(
-        attached_chromium, server):
+@pytest.fixture(scope="module")
+def browser_server():
+    from test_attach_browser import browser_server as serving
+    yield from serving.__wrapped__()
+
+
+async def test_a_redirect_elsewhere_is_refused_in_an_attached_chromium(attached, server):
     """Its resolver is the user's own: the redirect guard (policy/redirects.py) fails the
     hop before it is sent, for the page and for a popup it opens."""
-    from cockpit.core.browser.attach import Attach
-    s = Session(f"policy-cdp-{time.monotonic_ns()}",
-                attach=Attach("cdp", f"http://127.0.0.1:{attached_chromium.port}"))
+    attach, alive = attached
+    s = Session(f"policy-{attach.kind}-{time.monotonic_ns()}", attach=attach)
     s.policy.configure(["127.0.0.1"], [], s.registry)
     await s.start()
     try:
@@ -150,7 +161,7 @@ async def test_a_redirect_elsewhere_is_refused_in_a_chromium_attached_over_cdp(
         assert "warning" not in (await s.run("status")).output
     finally:
         await s.close()
-    assert attached_chromium.alive()  # attached: never closed by us
+    assert alive()  # attached: never closed by us
 
 
 class Proxy(http.server.BaseHTTPRequestHandler):
