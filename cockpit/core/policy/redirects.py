@@ -68,8 +68,11 @@ class RedirectGuard:
         spawn(self._guard_quietly(page), "guarding a new page's redirects")
 
     async def _guard_quietly(self, page: Page) -> None:
-        with tolerated("guarding a page's redirects", log):  # it may close at once
+        try:
             await self.guard_page(page)
+        except PlaywrightError as exc:  # closed at once, mostly; else its redirects go
+            level = logging.DEBUG if page.is_closed() else logging.WARNING
+            log.log(level, "a new page's redirects are not guarded: %s", exc)
 
     async def guard_page(self, page: Page) -> None:
         """Pause each request of this page; fail the hops elsewhere."""
