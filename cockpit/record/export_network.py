@@ -5,7 +5,6 @@ each emulation as the Playwright call that makes it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from ..core import MASK, header_pairs, matcher
@@ -38,6 +37,7 @@ class Exporter:
     def __init__(self) -> None:
         self.helpers: dict[str, str] = {}
         self.headers: dict[str, str] = {}
+        self.test_device: str | None = None  # the test's device (the first one named)
 
     @staticmethod
     def writes(name: str) -> bool:
@@ -47,7 +47,7 @@ class Exporter:
     def step(self, name: str, p: dict[str, Any]) -> list[str] | None:
         """The lines of one step, or None when `name` is not one of these commands."""
         form = FORMS.get(name)
-        return None if form is None else form(self, p)
+        return None if form is None else getattr(self, form)(p)
 
     def unroute(self, p: dict[str, Any]) -> list[str]:
         return [f"page.context.unroute({_pattern(p['pattern'])})" if p.get("pattern")
@@ -97,13 +97,25 @@ class Exporter:
         return [f"page.context.grant_permissions({list(p['names'])!r})"]
 
     def device(self, p: dict[str, Any]) -> list[str]:
+        """Playwright sets a device when a context is made, never on a running one (the
+        session relaunched its browser): the first device named is the whole test's,
+        from its first step; a later change is said, not made."""
         device = p["name"].strip().strip("\"'")
         if device.lower() == "list":
             return []
+        cannot = "Playwright cannot change the device of a running context"
+        if self.test_device is not None:
+            now = "no device" if device.lower() == "off" else repr(device)
+            if now == repr(self.test_device):
+                return [f"# device {device!r}: the test runs on it already"]
+            return [f"# device {device.lower() if now == 'no device' else repr(device)}: "
+                    f"not exported ({cannot}); the test stays on {self.test_device!r}"]
         if device.lower() == "off":
-            return ["# device off: the test runs on the device for its whole length"]
+            return ["# device off: the test runs on no device (browser_context_args)"]
+        self.test_device = device
         self.helpers["device"] = DEVICE_FIXTURE.format(name=device)
-        return [f"# device {device!r}: the whole test runs on it (browser_context_args)"]
+        return [f"# device {device!r}: {cannot}, so the whole test runs on it, from its "
+                "first step (browser_context_args)"]
 
     def credentials(self, p: dict[str, Any]) -> list[str]:
         return ["# credentials: give them as browser_context_args' http_credentials "
@@ -118,12 +130,11 @@ class Exporter:
 
 
 # The pytest form of each network and emulation command.
-FORMS: dict[str, Callable[[Exporter, dict[str, Any]], list[str]]] = {
-    "route": Exporter.route, "unroute": Exporter.unroute, "har": Exporter.har,
-    "device": Exporter.device, "geo": Exporter.geo, "offline": Exporter.offline,
-    "media": Exporter.media, "timezone": Exporter.timezone, "locale": Exporter.locale,
-    "headers": Exporter.set_headers, "credentials": Exporter.credentials,
-    "permissions": Exporter.permissions,
+# (the method of an Exporter that writes it: export_network_ts.py writes them in TypeScript)
+FORMS: dict[str, str] = {
+    "route": "route", "unroute": "unroute", "har": "har", "device": "device", "geo": "geo",
+    "offline": "offline", "media": "media", "timezone": "timezone", "locale": "locale",
+    "headers": "set_headers", "credentials": "credentials", "permissions": "permissions",
 }
 
 

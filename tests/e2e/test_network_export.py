@@ -101,3 +101,99 @@ def test_routes_and_emulation_are_recorded_replayed_and_exported(tmp_path):
         assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
     finally:
         served.stop()
+
+
+PHONE_PAGE = page("w3n-phone-export", "<button onclick='show()'>Show device</button>"
+                  "<p id='device'></p>",
+                  head="<meta name='viewport' content='width=device-width'>"
+                       "<script>function show() {"
+                       "  document.getElementById('device').textContent ="
+                       "    (navigator.maxTouchPoints > 0 ? 'touch' : 'mouse') + ' ' +"
+                       "    innerWidth;"
+                       "}</script>")
+
+
+def test_a_device_set_mid_walk_is_exported_for_the_whole_test_and_it_passes(tmp_path):
+    """Playwright makes a device with its context: the export says so, runs the test on
+    it from the start, and the walk's check of the phone still holds."""
+    pytest.importorskip("pytest_playwright", reason="pip install pytest-playwright")
+    served = Server()
+    try:
+        path = tmp_path / "phone.jsonl"
+        proc = start(["--record", str(path)])
+        try:
+            assert send(proc, f"goto {served.url}{PHONE_PAGE}")["ok"]
+            assert send(proc, 'device "iPhone 13"')["ok"]
+            snap = send(proc, "snapshot -i")["output"]
+            shown = send(proc, f"click {ref(snap, 'button', 'Show device')}")
+            assert "touch 390" in shown["output"], shown
+            assert send(proc, 'wait --text "touch 390"')["ok"]
+        finally:
+            proc.stdin.close()
+            assert proc.wait(60) == 0
+        test_file = tmp_path / "test_phone_walk.py"
+        made = subprocess.run(COCKPIT + ["export", str(path), "--to", "pytest", "-o",
+                                         str(test_file)], capture_output=True, text=True,
+                              timeout=60)
+        assert made.returncode == 0, made.stderr
+        code = test_file.read_text()
+        assert "Playwright cannot change the device of a running context" in code, code
+        assert "playwright.devices['iPhone 13']" in code, code
+        ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              test_file.name], cwd=tmp_path, capture_output=True, text=True,
+                             env={**os.environ, "COCKPIT_ORIGIN": served.url}, timeout=180)
+        assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
+    finally:
+        served.stop()
+
+
+def test_routes_emulation_and_a_device_export_to_a_typescript_spec_that_passes(tmp_path):
+    from test_expect_export import playwright_test_modules
+    modules = playwright_test_modules()
+    served = Server()
+    try:
+        walk = tmp_path / "walk.jsonl"
+        record_walk(walk, served.url)
+        phone = tmp_path / "phone.jsonl"
+        proc = start(["--record", str(phone)])
+        try:
+            assert send(proc, 'device "iPhone 13"')["ok"]
+            assert send(proc, f"goto {served.url}{PHONE_PAGE}")["ok"]
+            assert send(proc, "media --color-scheme dark")["ok"]
+            snap = send(proc, "snapshot -i")["output"]
+            assert "touch 390" in send(proc, f"click {ref(snap, 'button', 'Show device')}")[
+                "output"]
+            assert send(proc, 'wait --text "touch 390"')["ok"]
+        finally:
+            proc.stdin.close()
+            assert proc.wait(60) == 0
+        (tmp_path / "node_modules").symlink_to(modules)
+        for recording, wanted in (
+                (walk, ("await page.context().route('**/api/w3n-env-users', async (route) => {",
+                        "await route.fulfill({ status: 200, body: '[{\"name\": \"Mocked Ada\"}]',"
+                        " contentType: 'application/json' });",
+                        "await page.emulateMedia({ colorScheme: 'dark' });",
+                        "await (await cdp(page)).send('Emulation.setTimezoneOverride', "
+                        "{ timezoneId: 'Asia/Tokyo' });",
+                        "await page.context().setExtraHTTPHeaders({ 'X-Run': "
+                        "env('HEADER_X_RUN') });",
+                        "await page.context().grantPermissions(['notifications']);")),
+                (phone, ("test.use({ ...devices['iPhone 13'], defaultBrowserType: 'chromium' "
+                         "});", "Playwright cannot change the device of a running context"))):
+            spec = tmp_path / f"{recording.stem}.spec.ts"
+            made = subprocess.run(COCKPIT + ["export", str(recording), "--to",
+                                             "playwright-test", "-o", str(spec)],
+                                  capture_output=True, text=True, timeout=60)
+            assert made.returncode == 0, made.stderr
+            code = spec.read_text()
+            for line in wanted:
+                assert line in code, f"{line}\n---\n{code}"
+            assert "not exported to this runner yet" not in code, code
+            ran = subprocess.run(["npx", "playwright", "test", spec.name, "--reporter=line"],
+                                 cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                                 env={**os.environ, "CI": "1", "HEADER_X_RUN": "nightly",
+                                      "COCKPIT_ORIGIN": served.url})
+            assert ran.returncode == 0 and "1 passed" in ran.stdout, \
+                ran.stdout + ran.stderr + code
+    finally:
+        served.stop()

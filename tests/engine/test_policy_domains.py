@@ -99,3 +99,16 @@ async def test_without_allowed_domains_nothing_is_refused(s, base):
     home = page("pol-free", "<p>free</p>")
     result = await s.run(f"goto {elsewhere(base, home)}")
     assert result.ok, result.error
+
+
+async def test_what_the_browser_cannot_refuse_is_a_warning_in_status(allowed):
+    s = allowed
+    assert "warning" not in (await s.run("status")).output  # a launched Chromium: none
+    s.policy.domains.gap = ("webkit cannot stop a server redirect to another domain: "
+                            "--allow-domain refuses every direct request only")
+    try:
+        status = await s.run("status")
+        assert f"warning: {s.policy.domains.gap}" in status.output, status.output
+        assert status.data["policy"]["allowed_domains_gap"] == s.policy.domains.gap
+    finally:
+        s.policy.domains.gap = None

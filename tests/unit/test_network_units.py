@@ -115,8 +115,15 @@ def test_export_forms_of_routes_and_device():
         "    response = route.fetch()",
         "    route.fulfill(response=response, headers={**response.headers, **{'X-A': '1'}})"]
     assert lines("unroute") == ["page.context.unroute_all()"]
-    assert lines('device "iPhone 13"')[0].startswith("# device 'iPhone 13'")
+    assert lines('device "iPhone 13"') == [
+        "# device 'iPhone 13': Playwright cannot change the device of a running context, "
+        "so the whole test runs on it, from its first step (browser_context_args)"]
     assert "playwright.devices['iPhone 13']" in exporter.helpers["device"]
+    assert lines('device "Pixel 7"') == [
+        "# device 'Pixel 7': not exported (Playwright cannot change the device of a running "
+        "context); the test stays on 'iPhone 13'"]
+    assert lines("device off")[0].startswith("# device off: not exported")
+    assert "playwright.devices['iPhone 13']" in exporter.helpers["device"]  # the first
     assert lines("headers set X-A 1") == ["page.context.set_extra_http_headers({'X-A': '1'})"]
     assert lines("headers set X-B $TOKEN") == [
         "page.context.set_extra_http_headers({'X-A': '1', 'X-B': os.environ['TOKEN']})"]

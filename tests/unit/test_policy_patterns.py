@@ -64,3 +64,33 @@ def test_a_confirm_pattern_matches_the_line_or_the_target_name_without_case():
 def test_a_bad_confirm_pattern_says_what_to_write(bad, said):
     with pytest.raises(ValueError, match=said):
         confirm(bad)
+
+
+class FakeContext:
+    """A browser context as DomainPolicy.install uses it."""
+
+    def __init__(self) -> None:
+        self.routes: list[str] = []
+        self.pages: list[object] = []
+
+    async def route(self, pattern: str, handler: object) -> None:
+        self.routes.append(pattern)
+
+    def on(self, event: str, handler: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("engine", ["firefox", "webkit"])
+async def test_an_engine_that_cannot_stop_redirects_is_said_at_start_and_in_status(engine):
+    from cockpit.core.policy import Policy
+    from cockpit.core.base.events import EventBus
+    policy = Policy(EventBus())
+    policy.domains.allow(["example.com"])
+    await policy.domains.install(FakeContext(), engine, resolver=False)
+    assert policy.domains.gap is not None
+    assert f"{engine} cannot stop a server redirect" in policy.domains.gap
+    assert policy.describe()["allowed_domains_gap"] == policy.domains.gap
+    chromium = Policy(EventBus())
+    chromium.domains.allow(["example.com"])
+    await chromium.domains.install(FakeContext(), "chromium", resolver=True)
+    assert chromium.describe()["allowed_domains_gap"] is None

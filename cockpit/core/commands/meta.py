@@ -82,6 +82,8 @@ async def status(ctx: CommandContext, a: Invocation) -> Outcome:
     if policy.get("allowed_domains"):
         lines.append(f"allowed domains: {', '.join(policy['allowed_domains'])} (and their "
                      "subdomains)")
+    if policy.get("allowed_domains_gap"):
+        lines.append(f"warning: {policy['allowed_domains_gap']}")
     if policy.get("confirm"):
         lines.append(f"a person confirms agents' {', '.join(policy['confirm'])}")
     for waiting in policy.get("waiting") or ():

@@ -227,9 +227,12 @@ class _Screencast(_Stream):
         except OSError as exc:
             log.warning("a screencast frame could not be read: %s", exc)
             return
+        # the CSS pixels the picture covers: the screen's, over the page's scale (a
+        # phone shows a page with no mobile viewport zoomed out, 980 px in 390)
+        scale = float(meta.get("pageScaleFactor") or 1) or 1.0
         self.view.hand_on(Frame(data, width, height,
-                                 float(meta.get("deviceWidth") or width),
-                                 float(meta.get("deviceHeight") or height),
+                                 float(meta.get("deviceWidth") or width) / scale,
+                                 float(meta.get("deviceHeight") or height) / scale,
                                  received, "screencast"))
 
     def _acked(self, task: asyncio.Task[Any]) -> None:
@@ -264,7 +267,9 @@ class _Screenshots(_Stream):
             try:
                 data = await self.page.screenshot(type="jpeg", quality=self.view.quality,
                                                   timeout=5000)
-                size = self.page.viewport_size or await self.page.evaluate(
+                # the layout viewport, not the emulated screen: they differ on a phone
+                # showing a page zoomed out
+                size = await self.page.evaluate(
                     "() => ({width: innerWidth, height: innerHeight})")
             except PlaywrightError as exc:  # navigating, a dialog, closed: the next one
                 log.debug("no live screenshot: %s", exc)

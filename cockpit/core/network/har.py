@@ -5,7 +5,9 @@ Playwright records a HAR only for a whole context, written when it closes; a ses
 recording starts and stops while the browser runs, so the responses are collected here,
 from the context's `requestfinished` events (bodies included, base64 for binary ones).
 What grants access is not written: Cookie, Set-Cookie and Authorization headers are
-masked (a replay needs none of them), and the file is its owner's only (mode 0600)."""
+masked (a replay needs none of them), so are a form body's credential fields and bearer
+tokens, and the file is its owner's only (mode 0600). URLs are kept as they were (a
+replay matches requests by them)."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from ..base.logs import spawn
-from .requests import HIDDEN, SECRET_HEADERS, TEXTUAL
+from .requests import HIDDEN, SECRET_HEADERS, TEXTUAL, mask_credentials
 
 log = logging.getLogger("cockpit")
 
@@ -114,8 +116,9 @@ class HarRecorder:
         }
         post = request.post_data
         if post is not None:
-            entry["request"]["postData"] = {
-                "mimeType": request_headers.get("content-type", ""), "text": post}
+            mime = request_headers.get("content-type", "")
+            entry["request"]["postData"] = {  # a login form's password is no replay's
+                "mimeType": mime, "text": mask_credentials(post, mime)}
         self.entries.append(entry)
 
     async def stop(self) -> int:

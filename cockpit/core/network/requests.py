@@ -4,6 +4,7 @@ tokens in query strings, credentials in a URL, bearer tokens and JWTs in a body.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import Any
@@ -23,6 +24,7 @@ SECRET_HEADERS = frozenset({"cookie", "set-cookie", "authorization", "proxy-auth
 SECRET_PARAM = re.compile(r"(?i)(token|secret|passw|pwd|api[-_]?key|apikey|^key$|auth|"
                           r"session|^sid$|sig(nature)?$|credential|^code$)")
 BODY_PREVIEW = 2_000  # characters of a body shown
+BODY_WAIT_S = 2.0  # how long `request N` waits for a body still arriving
 TEXTUAL = re.compile(r"(?i)^(text/|application/(json|.*\+json|xml|.*\+xml|javascript|"
                      r"x-www-form-urlencoded|graphql))")
 
@@ -54,13 +56,18 @@ def mask_headers(headers: dict[str, str]) -> dict[str, str]:
             for k, v in sorted(headers.items())}
 
 
-def mask_body(text: str, content_type: str = "") -> str:
-    """A body preview: cut, tokens masked, and a form's credential fields as ***."""
+def mask_credentials(text: str, content_type: str = "") -> str:
+    """A request body with its tokens masked, and a form's credential fields as ***."""
     if "x-www-form-urlencoded" in content_type:
         pairs = parse_qsl(text, keep_blank_values=True)
         text = urlencode([(k, HIDDEN if SECRET_PARAM.search(k) else v) for k, v in pairs],
                          safe="*/:")
-    text = _TOKENS.text(text)
+    return _TOKENS.text(text)
+
+
+def mask_body(text: str, content_type: str = "") -> str:
+    """A body preview: cut, tokens masked, and a form's credential fields as ***."""
+    text = mask_credentials(text, content_type)
     return text if len(text) <= BODY_PREVIEW else \
         f"{text[:BODY_PREVIEW]}… ({len(text) - BODY_PREVIEW} more characters)"
 
@@ -100,9 +107,14 @@ async def _body_preview(response: Any, content_type: str) -> str | None:
     if not TEXTUAL.match(content_type or "text/"):
         return f"({content_type or 'binary'} body not shown)"
     try:
-        body = await response.body()
+        # bounded: Chromium finishes a fetch's response only once the page reads its body,
+        # and Playwright's body() waits for that (a `fetch().then(r => r.status)`)
+        body = await asyncio.wait_for(response.body(), BODY_WAIT_S)
     except PlaywrightError:  # a redirect, or the body was not kept
         return None
+    except TimeoutError:
+        return "(the body has not finished arriving: the page has not read it, or it " \
+               "still streams)"
     return mask_body(body.decode("utf-8", "replace"), content_type)
 
 

@@ -60,6 +60,7 @@ class Policy:
     def describe(self) -> dict[str, Any]:
         """For `status`: what is allowed, what waits, what waits now."""
         return {"allowed_domains": list(self.domains.patterns),
+                "allowed_domains_gap": self.domains.gap,
                 "confirm": [p.text for p in self.approvals.patterns],
                 "waiting": [w.to_json() for w in self.approvals.waiting]}
 

@@ -6,8 +6,11 @@ Two layers, because Playwright's routes never see a redirect's next hop:
 - for a Chromium that Cockpit launches, `--host-resolver-rules` makes every other host
   name unresolvable, so a server redirect (or anything else that escapes the route)
   fails before a connection is made.
-A browser attached with --cdp / --ws-endpoint, and Firefox or WebKit, get the route only:
-a redirect to another domain is not stopped there (said in the README).
+- for any other Chromium (attached with --cdp / --ws-endpoint, or one behind a proxy, which
+  resolves the names itself), a DevTools `Fetch` interception on every page fails a
+  redirect's hop to another host (redirects.py).
+Firefox and WebKit get the route only: a redirect to another domain is not stopped there,
+and `gap` says so (a warning at start, a line of `status`).
 
 Every refused request is noted; a command during which one was refused says so in its
 result (policy/__init__.py): a page of a tab refused fails the command with
@@ -22,11 +25,12 @@ import logging
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 
 from ..base.logs import tolerated
+from .redirects import RedirectGuard
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Request, Route
@@ -106,6 +110,8 @@ class DomainPolicy:
     _count: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _installed: list[Any] = field(default_factory=list)  # contexts the route is on
     last: int = 0  # the number of the last refusal
+    gap: str | None = None  # what this browser cannot refuse, said at start and in status
+    _guard: RedirectGuard | None = None
 
     def allow(self, values: list[str]) -> None:
         """Set the allowed domains from `--allow-domain` values (ValueError: a bad one)."""
@@ -143,14 +149,26 @@ class DomainPolicy:
         keep += [f"EXCLUDE {host}" for host in reach]
         return ["--host-resolver-rules=" + ", ".join(["MAP * ~NOTFOUND", *keep])]
 
-    async def install(self, context: BrowserContext) -> None:
+    async def install(self, context: BrowserContext, engine: str = "chromium",
+                      resolver: bool = True) -> None:
         """Put the route and the failure watch on a context (a new one after a
-        relaunch); nothing when every domain is allowed."""
+        relaunch); nothing when every domain is allowed. `resolver`: the browser was
+        launched with `chromium_args()` and no proxy, so its resolver stops redirects;
+        another Chromium gets the redirect guard; another engine, a `gap`."""
         if not self.active or context in self._installed:
             return
         await context.route("**/*", self._route)
         context.on("requestfailed", self._failed)
         self._installed = [c for c in self._installed if c is not context][-3:] + [context]
+        if engine == "chromium" and not resolver:
+            if self._guard is None:
+                self._guard = RedirectGuard(self.allows, self._note_hop)
+            await self._guard.guard(context)
+        elif engine != "chromium" and self.gap is None:
+            self.gap = (f"{engine} cannot stop a server redirect to another domain: "
+                        "--allow-domain refuses every direct request only (use Chromium "
+                        "for redirects too)")
+            log.warning("%s", self.gap)
 
     async def uninstall(self, context: BrowserContext) -> None:
         """Take the route off (a test that set domains on a shared session)."""
@@ -159,14 +177,24 @@ class DomainPolicy:
             with tolerated("removing the allowed-domains route", log):
                 await context.unroute("**/*", self._route)
             context.remove_listener("requestfailed", self._failed)
+            if self._guard is not None:
+                await self._guard.release(context)
 
     async def _route(self, route: Route) -> None:
         request = route.request
         if self.allows(request.url):
+            if self._guard is not None and request.is_navigation_request() \
+                    and not self._guard.guards(request):
+                await self._first_hop(route)
+                return
             with tolerated("passing on an allowed request", log):  # its page may be gone
                 await route.fallback()
             return
         self._note(request, redirect=False)
+        await self._refuse(route)
+
+    async def _refuse(self, route: Route) -> None:
+        request = route.request
         with tolerated("refusing a request", log):
             if request.is_navigation_request():
                 # "No Content": the browser stays on the page it shows (an abort would
@@ -175,10 +203,36 @@ class DomainPolicy:
             else:
                 await route.abort("blockedbyclient")
 
+    async def _first_hop(self, route: Route) -> None:
+        """A page the redirect guard is not on yet (a popup's first document): its
+        answer fetched here without following a redirect, so a hop elsewhere is
+        refused before the browser sees it."""
+        request = route.request
+        with tolerated("fetching a new page's first document", log):
+            response = await route.fetch(max_redirects=0)
+            location = response.headers.get("location")
+            if 300 <= response.status < 400 and location:
+                hop = urljoin(request.url, location)
+                if not self.allows(hop):
+                    self._add(Refusal(0, host_of(hop), hop, request.resource_type, True,
+                                      True, None, True))
+                    await self._refuse(route)
+                    return
+            await route.fulfill(response=response)
+
     def _failed(self, request: Request) -> None:
         """A request the resolver rules stopped: a redirect's hop, mostly."""
         if NOT_RESOLVED in (request.failure or "") and not self.allows(request.url):
             self._note(request, redirect=request.redirected_from is not None)
+
+    def _note_hop(self, url: str, kind: str, main: bool, page: Any) -> None:
+        """A redirect's hop the guard refused (redirects.py)."""
+        self._add(Refusal(0, host_of(url), url, kind, kind == "document", main, page, True))
+
+    def _add(self, refusal: Refusal) -> None:
+        refusal.n = self.last = next(self._count)
+        self.refused.append(refusal)
+        log.info("%s (%s %s)", refusal_text(refusal.host), refusal.kind, refusal.url)
 
     def _note(self, request: Request, *, redirect: bool) -> None:
         page, main = None, False
@@ -190,11 +244,8 @@ class DomainPolicy:
             # a new page's first document (a popup's) is asked for before its frame
             # exists; a service worker's request has no frame at all
             main = navigation
-        n = self.last = next(self._count)
-        refusal = Refusal(n, host_of(request.url), request.url, request.resource_type,
-                          navigation, main, page, redirect)
-        self.refused.append(refusal)
-        log.info("%s (%s %s)", refusal_text(refusal.host), refusal.kind, refusal.url)
+        self._add(Refusal(0, host_of(request.url), request.url, request.resource_type,
+                          navigation, main, page, redirect))
 
     def since(self, mark: int) -> list[Refusal]:
         """The refusals after refusal number `mark` (`last` when a command began)."""

@@ -116,7 +116,11 @@ class BrowserOwner:
         """What every context made (at start, at a relaunch) gets before its first page
         loads: the --allow-domain routes, the routes and emulation (`restoring`: offline
         waits until the tabs loaded)."""
-        await self.domains.install(context)
+        # the resolver rules hold for a Chromium we launched for this session alone that
+        # resolves names itself (not behind a proxy, not a browser shared with others)
+        resolver = (self.owns_browser and self.engine == "chromium" and not self.network.proxy
+                    and self.shared is None)
+        await self.domains.install(context, self.engine, resolver)
         await self.network.apply(context, restoring=restoring)
 
     async def close(self) -> None:
