@@ -150,7 +150,8 @@ async def test_a_redirect_elsewhere_is_refused_in_an_attached_chromium(attached,
         assert SEEN == ["127.0.0.1 /away"]  # the redirect's target was never asked
         assert (await s.run(f"goto {server}/")).ok
         await refused(s, "click a")  # a direct request: the route, as before
-        assert (await s.run(f"goto {server}/")).ok
+        back = await s.run(f"goto {server}/")
+        assert back.ok, back
         SEEN.clear()
         # a popup's first document, redirected before its page is ours to guard
         result = await s.run("click button")

@@ -6,7 +6,7 @@ import re
 from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Page, Response
 
 from ..base.errors import CommandError, UsageError
 from ..browser.recycle import recycle_if_due
@@ -82,16 +82,7 @@ async def goto(ctx: CommandContext, a: Invocation) -> Outcome:
         raise CommandError(refused)
     await recycle_if_due(ctx.session, ctx.needs_tab())  # a long-lived page: a fresh one
     try:
-        try:
-            response = await ctx.page.goto(url, wait_until="commit",
-                                           timeout=NAVIGATION_TIMEOUT_MS)
-        except PlaywrightError as exc:
-            # An error page from an earlier failed load can still be arriving and cut in.
-            if "interrupted by another navigation to \"chrome-error:" not in str(exc):
-                raise
-            await ctx.page.wait_for_load_state("load", timeout=5000)
-            response = await ctx.page.goto(url, wait_until="commit",
-                                           timeout=NAVIGATION_TIMEOUT_MS)
+        response = await _go(ctx.page, url)
     except PlaywrightError as exc:
         # The browser goes on to show its error page; let it, or it would interrupt the
         # next navigation.
@@ -108,6 +99,36 @@ async def goto(ctx: CommandContext, a: Invocation) -> Outcome:
     text = f"opened{where}" + (f" ({status})" if status and status >= 400 else "")
     return Outcome(f"{text}: {title}" if title else text,
                    {"url": ctx.page.url, "status": status, "title": title})
+
+
+async def _go(page: Page, url: str) -> Response | None:
+    """page.goto, through what can cut into it: an error page from an earlier failed load
+    still arriving (waited for, then the goto is asked again), or, with a second Fetch
+    interception on the page (the redirect guard of policy/redirects.py), Chromium
+    restarting the very navigation asked for (that navigation is the goto's)."""
+    for attempt in range(3):
+        try:
+            return await page.goto(url, wait_until="commit", timeout=NAVIGATION_TIMEOUT_MS)
+        except PlaywrightError as exc:
+            other = _cut_in(str(exc))
+            if other is None or attempt == 2:
+                raise
+            if _same_url(other, url):
+                await page.wait_for_url(lambda now: _same_url(now, url), wait_until="commit",
+                                        timeout=NAVIGATION_TIMEOUT_MS)
+                return None
+            if not other.startswith("chrome-error:"):
+                raise
+            await page.wait_for_load_state("load", timeout=5000)
+    return None
+
+
+def _cut_in(error: str) -> str | None:
+    """The URL of the navigation that interrupted a goto, if that is the error."""
+    marker = "interrupted by another navigation to \""
+    if marker not in error:
+        return None
+    return error.split(marker, 1)[1].split("\"", 1)[0]
 
 
 def _same_url(landed: str, asked: str) -> bool:
