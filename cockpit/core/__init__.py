@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from .language.completion import Candidate, complete
     from .language.parser import Invocation, as_ref, command_of, parse, split_words
     from .live.screencast import Frame
+    from .live.video import video_file
     from .language.registry import (
         CATEGORIES, INT, REGISTRY, URL, Arg, CommandSpec, Flag, Registry,
     )
@@ -85,7 +86,7 @@ _HOMES = {
     "Candidate": "language.completion", "complete": "language.completion",
     **dict.fromkeys(["Invocation", "as_ref", "command_of", "parse", "split_words"],
                     "language.parser"),
-    "Frame": "live.screencast",
+    "Frame": "live.screencast", "video_file": "live.video",
     **dict.fromkeys(["CATEGORIES", "INT", "REGISTRY", "URL", "Arg", "CommandSpec", "Flag",
                      "Registry"], "language.registry"),
     "join": "language.shell_words",
@@ -162,6 +163,7 @@ __all__ = [
     "show_controls",
     "shown",
     "split_words",
+    "video_file",
     "visible",
     "workspace_dir",
 ]

@@ -28,6 +28,7 @@ CATEGORIES = {
     "network": "Network",
     "emulation": "Emulation",
     "control": "Handing over to a human",
+    "capture": "Trace and video",
     "meta": "Meta",
 }
 
@@ -115,6 +116,9 @@ class CommandSpec:
       deadline (the session's command timeout) grows by their sum (`wait --timeout`).
     - `switches_tab`: the session goes on in another tab because the command says so
       (tab, newtab, closetab): an exported test follows it with its own page.
+    - `session_control`: controls what the session itself captures (a trace, a video),
+      not a step of the walkthrough: recorded, but replay and export leave it out (a
+      replay would overwrite the files the recorded session made).
     - `asserts`: checks that something holds and fails when it does not (`expect`): replay
       reports its failures apart from divergences, and an exported test asserts it.
     - `tool`: the name of its own MCP tool in `cockpit mcp` (what agents do most), whose
@@ -146,6 +150,7 @@ class CommandSpec:
     waits_for: tuple[str, ...] = ()
     switches_tab: bool = False
     asserts: bool = False
+    session_control: bool = False
     tool: str | None = None
 
     def __post_init__(self) -> None:
@@ -170,7 +175,7 @@ class CommandSpec:
                 "secret_args": list(self.secret_args), "read_only": self.read_only,
                 "bypasses_queue": self.bypasses_queue, "interrupts": self.interrupts,
                 "waits_for": list(self.waits_for), "switches_tab": self.switches_tab,
-                "asserts": self.asserts}
+                "asserts": self.asserts, "session_control": self.session_control}
 
     @property
     def synopsis(self) -> str:
@@ -245,6 +250,8 @@ class CommandSpec:
             notes.append("checks whether the page needs a person")
         if self.needs_person:
             notes.append("involves a person: replay and export skip it")
+        if self.session_control:
+            notes.append("a session control: replay and export leave it out")
         if self.asserts:
             notes.append("fails when what it checks does not hold; replay checks it and "
                          "export asserts it")
@@ -337,7 +344,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             read_only: bool = False,
             bypasses_queue: bool = False, interrupts: bool = False,
             waits_for: tuple[str, ...] = (), switches_tab: bool = False,
-            asserts: bool = False, tool: str | None = None,
+            asserts: bool = False, session_control: bool = False, tool: str | None = None,
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
     """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
     The behaviour flags are documented on `CommandSpec`."""
@@ -350,7 +357,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             typed_text=typed_text, masked_args=tuple(masked_args),
             secret_args=tuple(secret_args), read_only=read_only,
             bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for),
-            switches_tab=switches_tab, asserts=asserts, tool=tool))
+            switches_tab=switches_tab, asserts=asserts, session_control=session_control,
+            tool=tool))
         return handler
 
     return register

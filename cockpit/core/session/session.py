@@ -29,6 +29,7 @@ from .after import AfterStep, Ran, after
 from .holds import AgentHolds
 from ..live.input import register_point_engine
 from ..live.screencast import LiveView
+from ..live.video import VideoRecorder
 from ..base.logs import child_stderr_logged, driver_end_noted, mask_logs, spawn, tolerated
 from ..language.command import Command
 from ..browser.recovery import Recovery, kill_browser
@@ -113,6 +114,9 @@ class Session:
         self.handoff = Handoff(self)
         # the active tab's picture as it paints, while a view watches (core/live/)
         self.live_view = LiveView(lambda: self.active.page if self.active else None, self.bus)
+        # `video start` / --video: the live view's frames into one file (core/live/video.py)
+        self.video = VideoRecorder(self.live_view, self.bus)
+        self.video_path: Path | None = None  # --video DIR: recorded from the start
         self.recovery = Recovery(self)  # a hung, crashed or killed browser comes back
         self.closing = False
         self.deadlines = Deadlines(self)  # no command runs past its deadline
@@ -169,6 +173,8 @@ class Session:
         if not self.tabs:
             await context.new_page()
         self.active = self.tabs[0]
+        if self.video_path is not None:
+            await self.video.start(self.video_path)
         return self
 
     def launch_options(self) -> dict[str, Any]:
@@ -197,6 +203,8 @@ class Session:
 
     async def close(self) -> None:
         self.closing = True  # its pages and browser now close on purpose: nothing to revive
+        with tolerated("finishing the video", log):
+            await self.video.close()
         await self.live_view.close()
         await self.handoff.close()
         with tolerated("saving the trace", log):  # a stopped browser never answers
