@@ -49,6 +49,7 @@ from ..base.workspace import session_dir
 log = logging.getLogger(__name__)
 
 CLOSE_S = 10.0  # closing a browser that does not answer: it is killed after this
+TRACE_GROUP_S = 2.0  # opening or closing a step in the trace: a hung browser gives none
 
 
 class Session:
@@ -267,6 +268,25 @@ class Session:
             # field would show in them (trace_scrub.py masks the text)
             await self._context.tracing.start(screenshots=not self.secrets, snapshots=True)
 
+    async def trace_group(self, line: str) -> BrowserContext | None:
+        """While tracing: the command's line opens a group in the trace, around the calls
+        it makes (the context it was opened in, to end it; None: not tracing)."""
+        context = self._context
+        if self.trace_path is None or context is None:
+            return None
+        with tolerated("opening a step in the trace", log):  # a hung browser: no group
+            await asyncio.wait_for(context.tracing.group(line.strip()), TRACE_GROUP_S)
+            return context
+        return None
+
+    async def trace_group_end(self, context: BrowserContext | None) -> None:
+        """End the step's group, unless the browser was relaunched under it (its new
+        trace has no group open)."""
+        if context is None or context is not self._context or self.trace_path is None:
+            return
+        with tolerated("closing a step in the trace", log):
+            await asyncio.wait_for(context.tracing.group_end(), TRACE_GROUP_S)
+
     async def stop_trace(self, part: int = 0) -> None:
         """Save the trace (Trace Viewer opens it); a browser relaunched by a handoff
         ends one part, saved as FILE-1.zip, FILE-2.zip..., the last one as FILE."""
@@ -348,9 +368,15 @@ class Session:
                                     f"({self.recovery.dead}): start Cockpit again")
                     return result
                 self.policy.begin(self)
-                result = await after(self.handoff.refuse_stale(command, source)
-                                     or await self.deadlines.run(command, source, deadline),
-                                     Ran(command, source, snap, confirmed), self.after_steps)
+                traced = await self.trace_group(shown)  # the step, as Trace Viewer shows it
+                try:
+                    result = await after(self.handoff.refuse_stale(command, source)
+                                         or await self.deadlines.run(command, source,
+                                                                     deadline),
+                                         Ran(command, source, snap, confirmed),
+                                         self.after_steps)
+                finally:
+                    await self.trace_group_end(traced)
                 self.commands_run += 1
             finally:
                 self.holds.end_turn()
