@@ -127,7 +127,7 @@ def secrets_typed(rec) -> list[str]:
 def body(rec, origin: str, registry: Registry, d: Python,
          network: Exporter | None = None) -> list[str]:
     """The test's statements, step by step, indented for its function. `network`: writes
-    the network and emulation steps (pytest only, so far) and the helpers they need."""
+    the network and emulation steps in the same dialect, and the helpers they need."""
     lines: list[str] = []
     url = None
     on_tab = 1  # the tab the test is on, as the recording numbers them
@@ -190,11 +190,9 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
     if name == "goto":
         return [d.do(d.call("page", "goto", _url(p["url"], origin, d)))]
     if name == "mouse":  # page.mouse.* at the element it was recorded on (pointer.py)
-        if d is not PYTHON:
-            return [d.comment(f"not exported to this runner yet: {_comment(step['command'])}")]
         return pointer.exported(step["command"], step.get("under"), registry,
                                 lambda target, known: _locator(target, known, d)[0],
-                                targets) or []
+                                targets, d) or []
     if name in HISTORY:
         return [d.do(d.call("page", HISTORY[name]))]
     target = p.get("target")
@@ -222,7 +220,7 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
         close = d.do(d.call(f"{d.pages()}[{int(p['n']) - 1}]", "close")) if p.get("n") \
             else d.do(d.call("page", "close"))
         return [close, d.assign_page(f"{d.fn('tab')}(page, {int(step.get('tab') or 1)})")]
-    if network is not None:  # network and emulation steps (export_network.py), Python's
+    if network is not None:  # network and emulation steps (export_network.py)
         emulated = network.step(name, p)
         if emulated is not None:
             return emulated
