@@ -47,7 +47,9 @@ if TYPE_CHECKING:
     from .browser.attach import attach_request, shown
     from .language.command import Command
     from .language.completion import Candidate, complete
-    from .language.parser import Invocation, as_ref, command_of, parse, split_words
+    from .language.parser import (
+        Invocation, as_ref, command_of, parse, split_chain, split_words,
+    )
     from .live.screencast import Frame
     from .live.video import video_file
     from .language.registry import (
@@ -84,7 +86,8 @@ _HOMES = {
     "attach_request": "browser.attach", "shown": "browser.attach",
     "Command": "language.command",
     "Candidate": "language.completion", "complete": "language.completion",
-    **dict.fromkeys(["Invocation", "as_ref", "command_of", "parse", "split_words"],
+    **dict.fromkeys(["Invocation", "as_ref", "command_of", "parse", "split_chain",
+                     "split_words"],
                     "language.parser"),
     "Frame": "live.screencast", "video_file": "live.video",
     **dict.fromkeys(["CATEGORIES", "INT", "REGISTRY", "URL", "Arg", "CommandSpec", "Flag",
@@ -162,6 +165,7 @@ __all__ = [
     "parse",
     "show_controls",
     "shown",
+    "split_chain",
     "split_words",
     "video_file",
     "visible",

@@ -13,8 +13,9 @@ from urllib.parse import urljoin
 
 from ..core import (
     REGISTRY, USE, CommandError, Expectation, Invocation, Pattern, Registry, as_ref,
-    command_of, expectation_of, parse,
+    command_of, expectation_of, parse, split_chain,
 )
+from . import export_steps as forms
 from . import pointer
 from .dialects import PYTHON, Python
 from .export_network import Exporter
@@ -131,9 +132,12 @@ def body(rec, origin: str, registry: Registry, d: Python,
     lines: list[str] = []
     url = None
     on_tab = 1  # the tab the test is on, as the recording numbers them
-    for step in rec.steps:
+    for index, step in enumerate(rec.steps):
         code = _step(step, origin, registry, d, network)
         exported = bool(code) and not code[0].startswith(d.comment_mark)
+        answer = _dialog_answer(rec.steps[index + 1:index + 2], registry, d)
+        if answer:  # the dialog it opens is answered as the next step did
+            code = [answer, *code]
         at = step.get("at") if isinstance(step.get("at"), dict) else {}
         if exported and isinstance(at.get("tab"), int) \
                 and at["tab"] != on_tab:  # no `tab` step switched: the tab it was on
@@ -226,11 +230,54 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
             return emulated
     elif Exporter.writes(name):
         return [d.comment(f"not exported to this runner yet: {_comment(step['command'])}")]
+    def locate(target: str) -> str:
+        return _locator(target, targets, d)[0]
+
+    form = _page_form(name, p, locate, d)
+    if form is not None:
+        return form
+    if name == "chain":  # each command of it, as its own statements
+        return [line for sub in split_chain(list(p["commands"]))
+                for line in _step({**step, "command": sub}, origin, registry, d, network)]
+    if name == "dialog":  # a handler set before the step that opened it (body)
+        return [d.comment("answered by the handler set before the step above")]
     if name == "state":  # its file, as given (a relative one: from where the test runs)
         if p["action"] == "save":
             return [d.do(d.call(d.context(), "storage_state", path=p["file"]))]
         return [d.do(f"{d.fn('load_state')}(page, {d.lit(p['file'])})")]
     return [d.comment(f"not exported (no {d.name} form yet): {_comment(step['command'])}")]
+
+
+def _page_form(name: str, p: dict[str, Any], locate: forms.Locate,
+               d: Python) -> list[str] | None:
+    """The page and browser-state steps (export_steps.py); None: not one of them."""
+    if name == "upload":
+        return forms.upload(p, locate, d)
+    if name == "drag":
+        return forms.drag(p, locate, d)
+    if name == "scroll":
+        return forms.scroll(p, locate, d)
+    if name == "viewport":
+        return forms.viewport(p, d)
+    if name == "cookies":
+        return forms.cookies(p, d) or []
+    if name == "storage":
+        return forms.storage(p, d) or []
+    if name == "js":
+        return forms.js(p, d)
+    return None
+
+
+def _dialog_answer(after: list[dict[str, Any]], registry: Registry, d: Python) -> str | None:
+    """When the step after this one answered a dialog, the handler that answers it (set
+    before this step runs: Playwright dismisses a dialog that nobody handles)."""
+    if not after or not after[0].get("ok") or after[0].get("source") not in REPLAYED_SOURCES:
+        return None
+    try:
+        inv = parse(after[0]["command"], registry)
+    except CommandError:
+        return None
+    return forms.answer_dialog(inv.params, d) if inv.spec.name == "dialog" else None
 
 
 def _expect(inv: Invocation, step: dict[str, Any], origin: str, d: Python) -> list[str]:

@@ -129,6 +129,13 @@ class Exporter:
     def locale(self, p: dict[str, Any]) -> list[str]:
         return self._cdp("Emulation.setLocaleOverride", "locale", p["tag"])
 
+    def useragent(self, p: dict[str, Any]) -> list[str]:
+        if not p.get("ua"):  # back to the browser's own: a test starts with it
+            return [self.d.comment("useragent: the browser's own from here (a new test "
+                                   "starts with it)")]
+        key = "userAgent"
+        return self._cdp("Emulation.setUserAgentOverride", key, p["ua"])
+
     def set_headers(self, p: dict[str, Any]) -> list[str]:
         # TypeScript spells it setExtraHTTPHeaders (camel() would write ...Http...)
         method = "page.context().setExtraHTTPHeaders" if self.ts else \
@@ -181,6 +188,7 @@ FORMS: dict[str, Callable[[Exporter, dict[str, Any]], list[str]]] = {
     "device": Exporter.device, "geo": Exporter.geo, "offline": Exporter.offline,
     "media": Exporter.media, "timezone": Exporter.timezone, "locale": Exporter.locale,
     "headers": Exporter.set_headers, "credentials": Exporter.credentials,
+    "useragent": Exporter.useragent,
     "permissions": Exporter.permissions,
 }
 
