@@ -5,8 +5,10 @@ dismisses a dialog nobody handles)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
+from ..core import MASK
 from .dialects import PYTHON, Python
 
 Locate = Callable[[str], str]  # a target as the export finds it (role and name)
@@ -55,9 +57,10 @@ def cookies(p: dict[str, Any], d: Python) -> list[str] | None:
     if action != "set":
         return None
     url = d.lit(p["url"]) if p.get("url") else ("page.url" if d is PYTHON else "page.url()")
-    cookie = (f"{{'name': {d.lit(p['name'])}, 'value': {d.lit(p['value'])}, 'url': {url}}}"
+    value = stored("COOKIE", p["name"], p["value"], d)
+    cookie = (f"{{'name': {d.lit(p['name'])}, 'value': {value}, 'url': {url}}}"
               if d is PYTHON else
-              f"{{ name: {d.lit(p['name'])}, value: {d.lit(p['value'])}, url: {url} }}")
+              f"{{ name: {d.lit(p['name'])}, value: {value}, url: {url} }}")
     return [d.do(d.call(d.context(), "add_cookies", f"[{cookie}]"))]
 
 
@@ -70,7 +73,26 @@ def storage(p: dict[str, Any], d: Python) -> list[str] | None:
     if action != "set":
         return None
     code = f"([k, v]) => {kind}.setItem(k, v)"
-    return [d.do(d.call("page", "evaluate", d.lit(code), d.lit([p["key"], p["value"]])))]
+    pair = f"[{d.lit(p['key'])}, {stored('STORAGE', p['key'], p['value'], d)}]"
+    return [d.do(d.call("page", "evaluate", _function(code, d), pair))]
+
+
+def _function(code: str, d: Python) -> str:
+    """A function for page.evaluate: Python's Playwright calls a string that reads as one;
+    TypeScript's evaluates a string as an expression, so it is given the function."""
+    return d.lit(code) if d is PYTHON else code
+
+
+def stored(kind: str, name: str, value: str, d: Python) -> str:
+    """A cookie or storage value: recordings mask them (they are often credentials), so a
+    masked one is read from the environment ($COOKIE_NAME, $STORAGE_KEY), as a `$NAME`
+    secret is; the export's header lists none of these, the test says which is unset."""
+    named = re.fullmatch(r"\$\{?([A-Za-z_]\w*)\}?", value)
+    if named:
+        return d.env(named.group(1))
+    if MASK in value:
+        return d.env(f"{kind}_" + re.sub(r"\W", "_", name).upper())
+    return d.lit(value)
 
 
 def js(p: dict[str, Any], d: Python) -> list[str]:
@@ -78,9 +100,10 @@ def js(p: dict[str, Any], d: Python) -> list[str]:
     function body when it returns."""
     code = p["code"].strip().rstrip(";") if "\n" not in p["code"].strip() else p["code"]
     if "return" in code.split():
-        code = f"async () => {{ {code}\n}}"
-    elif "await" in code:
-        code = f"async () => {{ return ({code}\n); }}"
+        return [d.do(d.call("page", "evaluate", _function(f"async () => {{ {code}\n}}", d)))]
+    if "await" in code:
+        return [d.do(d.call("page", "evaluate",
+                            _function(f"async () => {{ return ({code}\n); }}", d)))]
     return [d.do(d.call("page", "evaluate", d.lit(code)))]
 
 
