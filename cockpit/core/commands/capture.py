@@ -58,7 +58,7 @@ async def start_trace(session: Session, path: Path) -> None:
         raise
 
 
-@command("trace", "capture", "Record a Playwright trace from now on, or stop and save it "
+@command("trace", "inspect", "Record a Playwright trace from now on, or stop and save it "
          "(secrets masked).",
          args=(Arg("action", "start or stop", choices=ACTIONS),
                Arg("file", "the .zip to write (for start; default: files/trace-TIME.zip)",
@@ -96,7 +96,7 @@ async def trace(ctx: Context, a: Invocation) -> Outcome:
                    {"path": str(path), "parts": [str(p) for p in saved]})
 
 
-@command("video", "capture", "Record a video of the session from now on (step titles as "
+@command("video", "visual", "Record a video of the session from now on (step titles as "
          "chapters), or stop and save it.",
          args=(Arg("action", "start or stop", choices=ACTIONS),
                Arg("file", "the .webm or .mp4 to write (for start; default: "

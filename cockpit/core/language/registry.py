@@ -28,7 +28,6 @@ CATEGORIES = {
     "network": "Network",
     "emulation": "Emulation",
     "control": "Handing over to a human",
-    "capture": "Trace and video",
     "meta": "Meta",
 }
 
