@@ -114,7 +114,8 @@ async def test_video_titles_never_hold_a_secret(fresh, tmp_path):
     video = tmp_path / "login.mp4"
     await ok(s, "goto 'data:text/html,<input aria-label=user><input type=password "
                 "aria-label=pw>'")
-    await ok(s, f"video start {video}")
+    started = await ok(s, f"video start {video}")
+    assert "a --secret typed into an ordinary field shows in it" in started.output
     await ok(s, "snapshot -i")
     await ok(s, f"fill {ref_of(s, 'textbox', 'user')} $TOK")
     await ok(s, f"fill {ref_of(s, 'textbox', 'pw')} {TYPED}")

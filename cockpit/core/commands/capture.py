@@ -1,5 +1,6 @@
-"""capture: a Playwright trace and a video of the session, started and stopped at any
-point (`trace start|stop`, `video start|stop`; --trace and --video from the start).
+"""A Playwright trace and a video of the session, started and stopped at any point
+(`trace start|stop` under Inspect, `video start|stop` under Pictures; --trace and
+--video from the start).
 
 They are session controls, not steps of a walkthrough: recorded (the log shows them),
 but replay leaves them out (it would overwrite the files the recording made: give the
@@ -115,7 +116,10 @@ async def video(ctx: Context, a: Invocation) -> Outcome:
                      (".webm", ".mp4"), "video")
         ctx.session.browser_context()  # a clear error when there is no browser
         await recorder.start(path)
-        return Outcome(f"recording a video to {path} until `video stop`",
+        # pictures cannot be masked: a secret typed into an ordinary field shows in them
+        note = ("; it shows the pages as painted: a --secret typed into an ordinary "
+                "field shows in it (password fields show dots)") if ctx.session.secrets else ""
+        return Outcome(f"recording a video to {path} until `video stop`{note}",
                        {"path": str(path)})
     if a.file:
         raise UsageError("video stop takes no FILE: the file was named at `video start`")

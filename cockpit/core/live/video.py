@@ -20,6 +20,7 @@ import logging
 import os
 import shutil
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -83,6 +84,8 @@ class _Recording:
     chapters: list[Chapter] = field(default_factory=list)
     written: int = 0  # frames written so far
     failed: str | None = None
+    errors: bytearray = field(default_factory=bytearray)  # the end of ffmpeg's stderr
+    reader: asyncio.Task[None] | None = None
 
 
 class VideoRecorder:
@@ -92,7 +95,10 @@ class VideoRecorder:
         self._view = live_view
         self._bus = bus
         self._recording: _Recording | None = None
-        self._latest: Frame | None = None
+        # the pictures not written yet, each at the slot (1/FPS s) it arrived in, at most
+        # one a slot; and the one the last slot written showed
+        self._pending: deque[tuple[int, bytes]] = deque()
+        self._shown: bytes | None = None
         self._stops: list[Callable[[], None]] = []
         self._writer: asyncio.Task[None] | None = None
         self._tick = asyncio.Event()
@@ -118,13 +124,26 @@ class VideoRecorder:
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE)
         self._recording = _Recording(path, process, time.monotonic())
-        self._latest = None
+        # read as it comes: a full stderr pipe would stop ffmpeg, and the frames with it
+        self._recording.reader = asyncio.get_running_loop().create_task(
+            _tail(process, self._recording.errors), name="cockpit video ffmpeg stderr")
+        self._pending.clear()
+        self._shown = None
         self._stops = [self._view.subscribe(self._frame), self._bus.subscribe(self._event)]
         self._writer = asyncio.get_running_loop().create_task(self._write(),
                                                               name="cockpit video")
 
     def _frame(self, frame: Frame) -> None:
-        self._latest = frame
+        recording = self._recording
+        if recording is None:
+            return
+        # its place in the video is when it came (never before what is written already),
+        # whenever the writer gets to it: a busy machine delays the file, not the picture
+        slot = max(int((time.monotonic() - recording.started) * FPS), recording.written)
+        if self._pending and self._pending[-1][0] >= slot:
+            self._pending[-1] = (self._pending[-1][0], frame.data)  # the newer of a slot
+        else:
+            self._pending.append((slot, frame.data))
         self._tick.set()
 
     def _event(self, event: ev.Event) -> None:
@@ -143,24 +162,12 @@ class VideoRecorder:
         recording.chapters.append(Chapter(title, at))
 
     async def _write(self) -> None:
-        """Write the latest frame as often as the clock says is due (a frame repeated
-        while the page does not paint), until stopped or ffmpeg fails."""
+        """Write the slots the clock says are due, each with the picture of its time (the
+        last one repeated while the page does not paint), until stopped or ffmpeg fails."""
         recording = self._recording
-        assert recording is not None and recording.process.stdin is not None
-        stdin = recording.process.stdin
-        while self._recording is recording:
-            due = int((time.monotonic() - recording.started) * FPS) + 1
-            frame = self._latest
-            if frame is not None and recording.written < due:
-                try:
-                    for _ in range(due - recording.written):
-                        stdin.write(frame.data)
-                        recording.written += 1
-                    await stdin.drain()
-                except (BrokenPipeError, ConnectionResetError) as exc:
-                    recording.failed = f"ffmpeg stopped taking frames ({exc})"
-                    log.warning("video %s: %s", recording.path, recording.failed)
-                    return
+        assert recording is not None
+        while self._recording is recording and not recording.failed:
+            await self._fill(recording, int((time.monotonic() - recording.started) * FPS) + 1)
             self._tick.clear()
             try:
                 await asyncio.wait_for(self._tick.wait(), 1 / FPS)
@@ -178,29 +185,48 @@ class VideoRecorder:
         for unsubscribe in self._stops:
             unsubscribe()
         self._stops = []
+        try:
+            return await self._finish(recording, ended)
+        except asyncio.CancelledError:  # cut short (its deadline): ffmpeg ends the file
+            stdin = recording.process.stdin
+            if stdin is not None and not stdin.is_closing():
+                stdin.close()
+            raise
+
+    async def _finish(self, recording: _Recording,
+                      ended: float) -> tuple[Path, float, list[Chapter]]:
         if self._writer is not None:
             self._tick.set()
-            await self._writer
+            try:
+                await asyncio.wait_for(self._writer, STOP_S)
+            except TimeoutError:
+                recording.failed = "ffmpeg stopped taking frames"
             self._writer = None
         if recording.chapters and recording.chapters[-1].end is None:
             recording.chapters[-1].end = ended
         process = recording.process
-        if recording.written == 0 and self._latest is None:
+        if recording.written == 0 and not self._pending:
             process.kill()
             await process.wait()
             raise CommandError("the video has no picture: the browser painted nothing "
                                "(no tab, or not a Chromium browser)")
         assert process.stdin is not None
+        if not recording.failed:
+            # a busy machine may leave the writer behind: the video lasts until `stop`
+            # all the same, so the last steps keep their chapters
+            await self._fill(recording, int(ended * FPS) + 1)
         if not process.stdin.is_closing():
             process.stdin.close()
         try:
-            _, errors = await asyncio.wait_for(process.communicate(), STOP_S)
+            await asyncio.wait_for(process.wait(), STOP_S)
+            if recording.reader is not None:
+                await asyncio.wait_for(recording.reader, STOP_S)
         except TimeoutError:
             process.kill()
             raise CommandError(f"ffmpeg did not finish {recording.path} within "
                                f"{STOP_S:g} s") from None
         if process.returncode != 0 or recording.failed:
-            why = recording.failed or (errors or b"").decode(errors="replace").strip()
+            why = recording.failed or recording.errors.decode(errors="replace").strip()
             raise CommandError(f"ffmpeg could not write {recording.path}: "
                                f"{why.splitlines()[-1] if why else process.returncode}")
         os.chmod(recording.path, 0o600)  # it shows what the pages showed
@@ -209,6 +235,28 @@ class VideoRecorder:
         _write_vtt(recording.path.with_suffix(".vtt"), chapters, length)
         await _add_chapters(recording.path, chapters, length)
         return recording.path, length, chapters
+
+    async def _fill(self, recording: _Recording, until: int) -> None:
+        """Write the slots before `until`, each with the last picture that came by its
+        time (the first picture from the start, when the page painted late)."""
+        stdin = recording.process.stdin
+        assert stdin is not None
+        try:
+            while recording.written < until:
+                while self._pending and self._pending[0][0] <= recording.written:
+                    self._shown = self._pending.popleft()[1]
+                if self._shown is None:
+                    if not self._pending:
+                        return  # nothing painted yet
+                    self._shown = self._pending[0][1]
+                stdin.write(self._shown)
+                recording.written += 1
+                if recording.written % FPS == 0:
+                    await stdin.drain()
+            await stdin.drain()
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            recording.failed = f"ffmpeg stopped taking frames ({exc})"
+            log.warning("video %s: %s", recording.path, recording.failed)
 
     async def close(self) -> Path | None:
         """The session ends: finish a video still being written (its path, or None)."""
@@ -220,6 +268,14 @@ class VideoRecorder:
             log.warning("the video was not finished: %s", exc)
             return None
         return path
+
+
+async def _tail(process: asyncio.subprocess.Process, into: bytearray) -> None:
+    """Keep the last 4 KB of what ffmpeg says (its error, if it fails)."""
+    assert process.stderr is not None
+    while chunk := await process.stderr.read(4096):
+        into += chunk
+        del into[:-4096]
 
 
 def _stamp(seconds: float) -> str:
