@@ -6,9 +6,10 @@ halfway), makes one file per page (not per session), ends with every relaunch (a
 and needs Playwright's own ffmpeg build. The screencast follows the active tab across tabs
 and relaunches already, and costs nothing while the page does not paint.
 
-Frames come only when the page paints; the video is written at a constant FPS by
-repeating the last frame, so its time is the session's wall-clock time since `start`
-and chapters line up with the steps. Frames of another size (a headed window after a
+Frames come only when the page paints; each is handed to ffmpeg as it comes (at most
+FPS a second), stamped with the time ffmpeg reads it and shown until the next one
+(a variable frame rate), so an idle page costs nothing and the video's time is the
+session's own: chapters line up with the steps. Frames of another size (a headed window after a
 handoff) are scaled into the same picture. At `stop` the step titles become the
 container's chapters and a WebVTT sidecar (`FILE.vtt`) beside it.
 """
@@ -20,7 +21,6 @@ import logging
 import os
 import shutil
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -80,9 +80,11 @@ class Chapter:
 class _Recording:
     path: Path
     process: asyncio.subprocess.Process
-    started: float  # time.monotonic() at start: the video's 0
+    started: float  # time.monotonic() at start
     chapters: list[Chapter] = field(default_factory=list)
-    written: int = 0  # frames written so far
+    zero: float | None = None  # time.monotonic() of the first picture: the video's 0
+    written: int = 0  # pictures written so far
+    last: float = 0.0  # time.monotonic() of the last one
     failed: str | None = None
     errors: bytearray = field(default_factory=bytearray)  # the end of ffmpeg's stderr
     reader: asyncio.Task[None] | None = None
@@ -95,10 +97,8 @@ class VideoRecorder:
         self._view = live_view
         self._bus = bus
         self._recording: _Recording | None = None
-        # the pictures not written yet, each at the slot (1/FPS s) it arrived in, at most
-        # one a slot; and the one the last slot written showed
-        self._pending: deque[tuple[int, bytes]] = deque()
-        self._shown: bytes | None = None
+        self._newest: bytes | None = None  # the last picture that came
+        self._fresh = False  # ... and it is not written yet
         self._stops: list[Callable[[], None]] = []
         self._writer: asyncio.Task[None] | None = None
         self._tick = asyncio.Event()
@@ -115,35 +115,28 @@ class VideoRecorder:
                                "`video stop` first")
         ffmpeg = ffmpeg_path()
         path.parent.mkdir(parents=True, exist_ok=True)
+        # each picture is stamped when ffmpeg reads it and kept until the next one
+        # (variable frame rate): a page that does not paint costs nothing
         process = await asyncio.create_subprocess_exec(
             ffmpeg, "-hide_banner", "-loglevel", "error", "-y",
-            "-f", "image2pipe", "-framerate", str(FPS), "-c:v", "mjpeg", "-i", "-",
+            "-use_wallclock_as_timestamps", "1",
+            "-f", "image2pipe", "-c:v", "mjpeg", "-i", "-",
             "-vf", f"scale={WIDTH}:{HEIGHT}:force_original_aspect_ratio=decrease,"
                    f"pad={WIDTH}:{HEIGHT}:(ow-iw)/2:(oh-ih)/2:color=white,format=yuv420p",
-            "-r", str(FPS), *encoder_args(path), str(path),
+            "-fps_mode", "vfr", *encoder_args(path), str(path),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE)
         self._recording = _Recording(path, process, time.monotonic())
         # read as it comes: a full stderr pipe would stop ffmpeg, and the frames with it
         self._recording.reader = asyncio.get_running_loop().create_task(
             _tail(process, self._recording.errors), name="cockpit video ffmpeg stderr")
-        self._pending.clear()
-        self._shown = None
+        self._newest, self._fresh = None, False
         self._stops = [self._view.subscribe(self._frame), self._bus.subscribe(self._event)]
         self._writer = asyncio.get_running_loop().create_task(self._write(),
                                                               name="cockpit video")
 
     def _frame(self, frame: Frame) -> None:
-        recording = self._recording
-        if recording is None:
-            return
-        # its place in the video is when it came (never before what is written already),
-        # whenever the writer gets to it: a busy machine delays the file, not the picture
-        slot = max(int((time.monotonic() - recording.started) * FPS), recording.written)
-        if self._pending and self._pending[-1][0] >= slot:
-            self._pending[-1] = (self._pending[-1][0], frame.data)  # the newer of a slot
-        else:
-            self._pending.append((slot, frame.data))
+        self._newest, self._fresh = frame.data, True
         self._tick.set()
 
     def _event(self, event: ev.Event) -> None:
@@ -162,17 +155,35 @@ class VideoRecorder:
         recording.chapters.append(Chapter(title, at))
 
     async def _write(self) -> None:
-        """Write the slots the clock says are due, each with the picture of its time (the
-        last one repeated while the page does not paint), until stopped or ffmpeg fails."""
+        """Hand ffmpeg each new picture as it comes, at most FPS a second (the newest of
+        those that came between), until stopped or ffmpeg fails."""
         recording = self._recording
         assert recording is not None
         while self._recording is recording and not recording.failed:
-            await self._fill(recording, int((time.monotonic() - recording.started) * FPS) + 1)
+            if self._fresh and time.monotonic() - recording.last >= 1 / FPS:
+                await self._put(recording)
             self._tick.clear()
             try:
                 await asyncio.wait_for(self._tick.wait(), 1 / FPS)
             except TimeoutError:
                 pass
+
+    async def _put(self, recording: _Recording) -> None:
+        """Write the newest picture now (ffmpeg stamps it with the time it reads it)."""
+        stdin = recording.process.stdin
+        assert stdin is not None and self._newest is not None
+        self._fresh = False
+        try:
+            stdin.write(self._newest)
+            await stdin.drain()
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            recording.failed = f"ffmpeg stopped taking frames ({exc})"
+            log.warning("video %s: %s", recording.path, recording.failed)
+            return
+        recording.last = time.monotonic()
+        if recording.zero is None:
+            recording.zero = recording.last
+        recording.written += 1
 
     async def stop(self) -> tuple[Path, float, list[Chapter]]:
         """Finish the file: its path, length in seconds and chapters; CommandError when
@@ -180,21 +191,19 @@ class VideoRecorder:
         recording = self._recording
         if recording is None:
             raise CommandError("no video is being recorded: `video start [FILE]` first")
-        ended = time.monotonic() - recording.started
         self._recording = None
         for unsubscribe in self._stops:
             unsubscribe()
         self._stops = []
         try:
-            return await self._finish(recording, ended)
+            return await self._finish(recording)
         except asyncio.CancelledError:  # cut short (its deadline): ffmpeg ends the file
             stdin = recording.process.stdin
             if stdin is not None and not stdin.is_closing():
                 stdin.close()
             raise
 
-    async def _finish(self, recording: _Recording,
-                      ended: float) -> tuple[Path, float, list[Chapter]]:
+    async def _finish(self, recording: _Recording) -> tuple[Path, float, list[Chapter]]:
         if self._writer is not None:
             self._tick.set()
             try:
@@ -202,19 +211,17 @@ class VideoRecorder:
             except TimeoutError:
                 recording.failed = "ffmpeg stopped taking frames"
             self._writer = None
-        if recording.chapters and recording.chapters[-1].end is None:
-            recording.chapters[-1].end = ended
         process = recording.process
-        if recording.written == 0 and not self._pending:
+        if self._newest is None:
             process.kill()
             await process.wait()
             raise CommandError("the video has no picture: the browser painted nothing "
                                "(no tab, or not a Chromium browser)")
+        if not recording.failed:  # the last picture again, now: the video lasts until stop
+            self._fresh = True
+            await self._put(recording)
+        ended = time.monotonic()
         assert process.stdin is not None
-        if not recording.failed:
-            # a busy machine may leave the writer behind: the video lasts until `stop`
-            # all the same, so the last steps keep their chapters
-            await self._fill(recording, int(ended * FPS) + 1)
         if not process.stdin.is_closing():
             process.stdin.close()
         try:
@@ -230,33 +237,18 @@ class VideoRecorder:
             raise CommandError(f"ffmpeg could not write {recording.path}: "
                                f"{why.splitlines()[-1] if why else process.returncode}")
         os.chmod(recording.path, 0o600)  # it shows what the pages showed
-        length = recording.written / FPS
-        chapters = [c for c in recording.chapters if c.start < length]
+        zero = recording.zero if recording.zero is not None else ended
+        length = ended - zero
+        shift = zero - recording.started  # chapters were timed from start
+        chapters = []
+        for chapter in recording.chapters:
+            end = (chapter.end if chapter.end is not None else ended - recording.started)
+            if end - shift > 0:
+                chapters.append(Chapter(chapter.title, max(chapter.start - shift, 0.0),
+                                        min(end - shift, length)))
         _write_vtt(recording.path.with_suffix(".vtt"), chapters, length)
         await _add_chapters(recording.path, chapters, length)
         return recording.path, length, chapters
-
-    async def _fill(self, recording: _Recording, until: int) -> None:
-        """Write the slots before `until`, each with the last picture that came by its
-        time (the first picture from the start, when the page painted late)."""
-        stdin = recording.process.stdin
-        assert stdin is not None
-        try:
-            while recording.written < until:
-                while self._pending and self._pending[0][0] <= recording.written:
-                    self._shown = self._pending.popleft()[1]
-                if self._shown is None:
-                    if not self._pending:
-                        return  # nothing painted yet
-                    self._shown = self._pending[0][1]
-                stdin.write(self._shown)
-                recording.written += 1
-                if recording.written % FPS == 0:
-                    await stdin.drain()
-            await stdin.drain()
-        except (BrokenPipeError, ConnectionResetError) as exc:
-            recording.failed = f"ffmpeg stopped taking frames ({exc})"
-            log.warning("video %s: %s", recording.path, recording.failed)
 
     async def close(self) -> Path | None:
         """The session ends: finish a video still being written (its path, or None)."""
