@@ -64,6 +64,7 @@ class SessionOptions:
     no_record: bool = False
     no_shots: bool = False  # no picture of the page after each step in the recording
     trace: Path | None = None  # a Playwright trace zip
+    video: Path | None = None  # a folder: the session's video goes there (core/live/video.py)
     auto_handoff: bool = False
     auto_resume: bool = False
     allow_domains: list[str] = field(default_factory=list)  # --allow-domain (core/policy)
@@ -100,6 +101,9 @@ class SessionOptions:
         session.policy.configure(self.allow_domains, self.confirm, session.registry)
         if self.trace:
             session.trace_path = Path(self.trace).resolve()
+        if self.video:
+            from ..core import video_file
+            session.video_path = video_file(Path(self.video).resolve(), session.name)
         if not self.no_record:
             from ..record.recorder import default_path
             session.recording_path = Path(self.record) if self.record else default_path(

@@ -48,6 +48,9 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trace", metavar="FILE.zip",
                         help="record a Playwright trace (open it with `playwright "
                              "show-trace FILE.zip` or trace.playwright.dev)")
+    parser.add_argument("--video", metavar="DIR",
+                        help="record a video of the session into DIR (SESSION-TIME.webm, "
+                             "step titles as chapters and in a .vtt beside it; needs ffmpeg)")
     parser.add_argument("--auto-handoff", action="store_true",
                         help="hand the browser to the human by itself when a page needs a "
                              "person (a CAPTCHA, a one-time code, a login wall)")
@@ -100,7 +103,7 @@ def add_log_option(parser: argparse.ArgumentParser) -> None:
 
 # The destinations of the session options, for faces that refuse them in some mode.
 SESSION_DESTS = ("session", "headed", "browser", "browser_path", "cdp", "ws_endpoint",
-                 "secret", "record", "no_record", "no_shots", "trace", "auto_handoff",
+                 "secret", "record", "no_record", "no_shots", "trace", "video", "auto_handoff",
                  "auto_resume", "allow_domain", "confirm", "remote_header", "notify",
                  "device", "proxy", "locale", "timezone", "har", "har_missing")
 
@@ -121,7 +124,8 @@ def session_options(args: argparse.Namespace) -> SessionOptions:
         secrets=list(args.secret),
         record=Path(args.record) if args.record else None, no_record=args.no_record,
         no_shots=args.no_shots,
-        trace=Path(args.trace) if args.trace else None, auto_handoff=args.auto_handoff,
+        trace=Path(args.trace) if args.trace else None,
+        video=Path(args.video) if args.video else None, auto_handoff=args.auto_handoff,
         auto_resume=args.auto_resume, allow_domains=list(args.allow_domain),
         confirm=list(args.confirm), remote_headers=list(args.remote_header),
         notify=args.notify, device=args.device, proxy=args.proxy,

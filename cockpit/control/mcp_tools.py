@@ -160,8 +160,8 @@ def _run_tool(registry: Registry) -> Tool:
                        for c, specs in registry.by_category().items())
     description = (
         "Run one line of Cockpit's browser command language (shell-like words; quote text "
-        "with spaces), e.g. `snapshot -i`, `click @e6`, `fill @e4 \"a b\"`, `wait --text "
-        f"Done`. Commands: {groups}. `help CMD` shows one command. Targets: @e3 (a ref from "
+        "with spaces), e.g. `snapshot -i`, `click @e6`, `fill @e4 \"a b\"`. "
+        f"Commands: {groups}. `help CMD` shows one command. Targets: @e3 (a ref from "
         "the latest snapshot) or a CSS selector. $NAME uses a secret the human gave. While "
         "a human has control the call waits, then answers with what they changed.")
     schema = {"type": "object", "properties": {RUN_PARAM: {"type": "string",

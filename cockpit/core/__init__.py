@@ -48,8 +48,11 @@ if TYPE_CHECKING:
     from .browser.shared import SharedBrowser
     from .language.command import Command
     from .language.completion import Candidate, complete
-    from .language.parser import Invocation, as_ref, command_of, parse, split_words
+    from .language.parser import (
+        Invocation, as_ref, command_of, parse, split_chain, split_words,
+    )
     from .live.screencast import Frame
+    from .live.video import video_file
     from .language.registry import (
         CATEGORIES, INT, REGISTRY, URL, Arg, CommandSpec, Flag, Registry,
     )
@@ -85,9 +88,10 @@ _HOMES = {
     "SharedBrowser": "browser.shared",
     "Command": "language.command",
     "Candidate": "language.completion", "complete": "language.completion",
-    **dict.fromkeys(["Invocation", "as_ref", "command_of", "parse", "split_words"],
+    **dict.fromkeys(["Invocation", "as_ref", "command_of", "parse", "split_chain",
+                     "split_words"],
                     "language.parser"),
-    "Frame": "live.screencast",
+    "Frame": "live.screencast", "video_file": "live.video",
     **dict.fromkeys(["CATEGORIES", "INT", "REGISTRY", "URL", "Arg", "CommandSpec", "Flag",
                      "Registry"], "language.registry"),
     "join": "language.shell_words",
@@ -164,7 +168,9 @@ __all__ = [
     "parse",
     "show_controls",
     "shown",
+    "split_chain",
     "split_words",
+    "video_file",
     "visible",
     "workspace_dir",
 ]

@@ -13,8 +13,9 @@ from urllib.parse import urljoin
 
 from ..core import (
     REGISTRY, USE, CommandError, Expectation, Invocation, Pattern, Registry, as_ref,
-    command_of, expectation_of, parse,
+    command_of, expectation_of, parse, split_chain,
 )
+from . import export_steps as forms
 from . import pointer
 from .dialects import PYTHON, Python
 from .export_network import Exporter
@@ -127,13 +128,16 @@ def secrets_typed(rec) -> list[str]:
 def body(rec, origin: str, registry: Registry, d: Python,
          network: Exporter | None = None) -> list[str]:
     """The test's statements, step by step, indented for its function. `network`: writes
-    the network and emulation steps (pytest only, so far) and the helpers they need."""
+    the network and emulation steps in the same dialect, and the helpers they need."""
     lines: list[str] = []
     url = None
     on_tab = 1  # the tab the test is on, as the recording numbers them
-    for step in rec.steps:
+    for index, step in enumerate(rec.steps):
         code = _step(step, origin, registry, d, network)
         exported = bool(code) and not code[0].startswith(d.comment_mark)
+        answer = _dialog_answer(rec.steps[index + 1:index + 2], registry, d)
+        if answer:  # the dialog it opens is answered as the next step did
+            code = [answer, *code]
         at = step.get("at") if isinstance(step.get("at"), dict) else {}
         if exported and isinstance(at.get("tab"), int) \
                 and at["tab"] != on_tab:  # no `tab` step switched: the tab it was on
@@ -178,7 +182,7 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
         return [d.comment(f"not exported (cannot be read): {_comment(step['command'])}")]
     spec, p = inv.spec, inv.params
     name = spec.name
-    if (spec.read_only and not spec.asserts) or spec.needs_person:
+    if (spec.read_only and not spec.asserts) or spec.needs_person or spec.session_control:
         return []
     if not step.get("ok"):
         return [d.comment(f"failed when recorded, not exported: "
@@ -190,11 +194,9 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
     if name == "goto":
         return [d.do(d.call("page", "goto", _url(p["url"], origin, d)))]
     if name == "mouse":  # page.mouse.* at the element it was recorded on (pointer.py)
-        if d is not PYTHON:
-            return [d.comment(f"not exported to this runner yet: {_comment(step['command'])}")]
         return pointer.exported(step["command"], step.get("under"), registry,
                                 lambda target, known: _locator(target, known, d)[0],
-                                targets) or []
+                                targets, d) or []
     if name in HISTORY:
         return [d.do(d.call("page", HISTORY[name]))]
     target = p.get("target")
@@ -222,17 +224,60 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
         close = d.do(d.call(f"{d.pages()}[{int(p['n']) - 1}]", "close")) if p.get("n") \
             else d.do(d.call("page", "close"))
         return [close, d.assign_page(f"{d.fn('tab')}(page, {int(step.get('tab') or 1)})")]
-    if network is not None:  # network and emulation steps (export_network.py), Python's
+    if network is not None:  # network and emulation steps (export_network.py)
         emulated = network.step(name, p)
         if emulated is not None:
             return emulated
     elif Exporter.writes(name):
         return [d.comment(f"not exported to this runner yet: {_comment(step['command'])}")]
+    def locate(target: str) -> str:
+        return _locator(target, targets, d)[0]
+
+    form = _page_form(name, p, locate, d)
+    if form is not None:
+        return form
+    if name == "chain":  # each command of it, as its own statements
+        return [line for sub in split_chain(list(p["commands"]))
+                for line in _step({**step, "command": sub}, origin, registry, d, network)]
+    if name == "dialog":  # a handler set before the step that opened it (body)
+        return [d.comment("answered by the handler set before the step above")]
     if name == "state":  # its file, as given (a relative one: from where the test runs)
         if p["action"] == "save":
             return [d.do(d.call(d.context(), "storage_state", path=p["file"]))]
         return [d.do(f"{d.fn('load_state')}(page, {d.lit(p['file'])})")]
     return [d.comment(f"not exported (no {d.name} form yet): {_comment(step['command'])}")]
+
+
+def _page_form(name: str, p: dict[str, Any], locate: forms.Locate,
+               d: Python) -> list[str] | None:
+    """The page and browser-state steps (export_steps.py); None: not one of them."""
+    if name == "upload":
+        return forms.upload(p, locate, d)
+    if name == "drag":
+        return forms.drag(p, locate, d)
+    if name == "scroll":
+        return forms.scroll(p, locate, d)
+    if name == "viewport":
+        return forms.viewport(p, d)
+    if name == "cookies":
+        return forms.cookies(p, d) or []
+    if name == "storage":
+        return forms.storage(p, d) or []
+    if name == "js":
+        return forms.js(p, d)
+    return None
+
+
+def _dialog_answer(after: list[dict[str, Any]], registry: Registry, d: Python) -> str | None:
+    """When the step after this one answered a dialog, the handler that answers it (set
+    before this step runs: Playwright dismisses a dialog that nobody handles)."""
+    if not after or not after[0].get("ok") or after[0].get("source") not in REPLAYED_SOURCES:
+        return None
+    try:
+        inv = parse(after[0]["command"], registry)
+    except CommandError:
+        return None
+    return forms.answer_dialog(inv.params, d) if inv.spec.name == "dialog" else None
 
 
 def _expect(inv: Invocation, step: dict[str, Any], origin: str, d: Python) -> list[str]:

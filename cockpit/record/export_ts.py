@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..core import REGISTRY, Registry
 from .dialects import TYPESCRIPT
 from .export import body, secrets_typed, title
-from .export_network_ts import TsExporter
+from .export_network import Exporter
 from .replay import recorded_origin
 
 # Placeholders (@@NAME@@) rather than str.format: TypeScript is full of braces.
@@ -93,13 +93,10 @@ def to_playwright_test(rec, name: str, registry: Registry = REGISTRY) -> str:
     for key, value in {"TITLE": title(rec), "SOURCE": rec.path.name, "SECRETS": note,
                        "ORIGIN": TYPESCRIPT.lit(origin), "NAME": TYPESCRIPT.lit(name)}.items():
         header = header.replace(f"@@{key}@@", value)
-    network = TsExporter()  # network and emulation steps (export_network_ts.py)
+    network = Exporter(TYPESCRIPT)  # network and emulation steps (export_network.py)
     steps = body(rec, origin, registry, TYPESCRIPT, network)
-    if network.helpers:  # before the test: its last lines begin it
+    if network.helpers:  # before the test: the header's last lines begin it
         head, sep, test = header.rpartition("\ntest(")
-        extra = "".join(network.helpers.values())
-        if "device" in network.helpers:
-            extra = "import { devices } from '@playwright/test';\n" + extra
-        header = head + "\n" + extra + sep + test
+        header = head + "".join(network.helpers.values()) + sep + test
     lines = [header.rstrip("\n"), *steps, "});"]
     return "\n".join(lines) + "\n"

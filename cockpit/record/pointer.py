@@ -9,6 +9,7 @@ import shlex
 from typing import Any, Callable
 
 from ..core import DRAG_STEPS, CommandError, Invocation, RefInfo, Registry, as_ref, parse
+from .dialects import PYTHON, Python
 
 PLACED = ("move", "click", "drag", "down", "up")  # the actions whose numbers are points
 
@@ -62,58 +63,76 @@ def replayed(line: str, under: Any, refs: list[RefInfo],
 
 def exported(line: str, under: Any, registry: Registry,
              locator: Callable[[str, dict[str, dict]], str],
-             targets: dict[str, dict]) -> list[str] | None:
-    """A `mouse` step as `page.mouse.*` calls (None: not a mouse step). A point recorded
-    on an element is taken from that element's box where it is when the test runs."""
+             targets: dict[str, dict], d: Python = PYTHON) -> list[str] | None:
+    """A `mouse` step as `page.mouse.*` calls in the dialect `d` (None: not a mouse step).
+    A point recorded on an element is taken from that element's box where it is when the
+    test runs."""
     inv = _mouse(line, registry)
     if inv is None:
         return None
     action = inv.action
     numbers = [float(n) for n in inv.numbers or []]
     button = inv.params.get("button")
-    pressed = f"button={button.lower()!r}" if button and button.lower() != "left" else ""
+    pressed = {"button": button.lower()} if button and button.lower() != "left" else {}
     out: list[str] = []
     points = [f"{n:g}" for n in numbers]
+    boxed = False
     if action in PLACED and numbers:
         within = inv.params.get("in")
         element = under[0] if isinstance(under, list) and under and \
             isinstance(under[0], dict) else None
         offsets = None
         if within is not None:
-            out.append(f"box = {locator(within, targets)}.bounding_box()")
+            out.append(_box(locator(within, targets), d))
             offsets = numbers
         elif element is not None and as_ref("@" + str(element.get("ref"))) and (
                 element.get("name") or element.get("label")):  # a nameless one: by place
             ref = str(element["ref"])
-            out.append(f"box = {locator('@' + ref, {ref: element})}.bounding_box()")
+            out.append(_box(locator("@" + ref, {ref: element}), d))
             dx, dy = float(element["dx"]), float(element["dy"])
             offsets = [dx, dy] + ([dx + numbers[2] - numbers[0], dy + numbers[3] - numbers[1]]
                                   if action == "drag" else [])
         if offsets is not None:
-            out.append("assert box is not None, 'the element it was recorded on is not shown'")
-            points = [f'box["{"xy"[i % 2]}"] + {n:g}' for i, n in enumerate(offsets)]
+            boxed = True
+            out.append(d.do("assert box is not None, 'the element it was recorded on is "
+                            "not shown'") if d is PYTHON else
+                       "if (!box) throw new Error('the element it was recorded on is not "
+                       "shown');")
+            points = [(f'box["{"xy"[i % 2]}"] + {n:g}' if d is PYTHON else
+                       f'box.{"xy"[i % 2]} + {n:g}') for i, n in enumerate(offsets)]
+    mouse = "page.mouse"
     steps = inv.params.get("steps")
     if action == "move":
-        out.append(f"page.mouse.move({points[0]}, {points[1]}"
-                   f"{f', steps={int(steps)}' if steps else ''})")
+        out.append(d.do(d.call(mouse, "move", points[0], points[1],
+                               **({"steps": int(steps)} if steps else {}))))
     elif action == "click":
-        extra = [pressed] if pressed else []
+        extra: dict[str, Any] = dict(pressed)
         if inv.params.get("count"):
-            extra.append(f"click_count={int(inv.params['count'])}")
-        out.append(f"page.mouse.click({', '.join([*points[:2], *extra])})")
+            extra["click_count"] = int(inv.params["count"])
+        out.append(d.do(d.call(mouse, "click", *points[:2], **extra)))
     elif action in ("down", "up"):
         if numbers:  # moved there first; an up, as a drag, in steps
-            on_way = f", steps={int(steps or DRAG_STEPS)}" if action == "up" else ""
-            out.append(f"page.mouse.move({points[0]}, {points[1]}{on_way})")
-        extra = [pressed] if pressed else []
+            on_way = {"steps": int(steps or DRAG_STEPS)} if action == "up" else {}
+            out.append(d.do(d.call(mouse, "move", points[0], points[1], **on_way)))
+        held: dict[str, Any] = dict(pressed)
         if inv.params.get("count"):
-            extra.append(f"click_count={int(inv.params['count'])}")
-        out.append(f"page.mouse.{action}({', '.join(extra)})")
+            held["click_count"] = int(inv.params["count"])
+        out.append(d.do(d.call(mouse, action, **held)))
     elif action == "wheel":
-        out.append(f"page.mouse.wheel({points[0]}, {points[1]})")
+        out.append(d.do(d.call(mouse, "wheel", points[0], points[1])))
     else:  # drag: as the command does it, a move with steps between down and up
-        out += [f"page.mouse.move({points[0]}, {points[1]})", "page.mouse.down()",
-                f"page.mouse.move({points[2]}, {points[3]}, "
-                f"steps={int(inv.params.get('steps') or DRAG_STEPS)})",
-                "page.mouse.up()"]
+        out += [d.do(d.call(mouse, "move", points[0], points[1])),
+                d.do(d.call(mouse, "down")),
+                d.do(d.call(mouse, "move", points[2], points[3],
+                            steps=int(inv.params.get("steps") or DRAG_STEPS))),
+                d.do(d.call(mouse, "up"))]
+    if boxed and d is not PYTHON:  # its own block: each step's `box` is its own const
+        out = ["{", *(d.indent + line for line in out), "}"]
     return out
+
+
+def _box(locator: str, d: Python) -> str:
+    """The element's box where it is now, as `box`."""
+    if d is PYTHON:
+        return f"box = {locator}.bounding_box()"
+    return f"const box = await {locator}.boundingBox();"

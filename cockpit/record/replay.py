@@ -143,6 +143,9 @@ class Replayer:
             why = f"sent by {step.get('source')}, not replayed"
         elif spec is not None and spec.needs_person:  # replay hands the browser to nobody
             why = f"`{spec.name}` needs a person; replay goes on without"
+        elif spec is not None and spec.session_control:  # it would overwrite their files
+            why = (f"`{spec.name}` is a session control; give the replay --trace or "
+                   f"--video to capture it")
         elif MASK in step["command"]:
             why = "its values were masked when recorded (give them with --secret NAME and "\
                   "write $NAME in the recording to replay it)"

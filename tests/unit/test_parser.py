@@ -171,3 +171,12 @@ def test_an_unclosed_double_quote_fails_at_once_whatever_it_holds():
         split_words('js "' + "ab\\'c" * 12 + "x" * 40)
     assert time.perf_counter() - started < 5
     assert split_words('say "a \\"b\\" c" d') == ["say", 'a "b" c', "d"]
+
+
+def test_a_chain_names_the_refs_of_each_command_in_it():
+    """Replay and export find a chain's elements by the role and name recorded for them."""
+    from cockpit.core import Command
+    assert Command.of("chain 'click @e3' 'fill e4 \"a b\"' 'wait --text @e9x'").refs() == \
+        ["e3", "e4"]
+    assert Command.of("chain click @e5 ; press Enter").refs() == ["e5"]
+    assert Command.of("fill @e4 'see e3 there'").refs() == ["e4"]  # typed text: no ref

@@ -1,6 +1,7 @@
 """Every command module registers its commands with the registry on import."""
 
 from . import (  # noqa: F401  (imported for their registrations)
+    capture,
     control,
     emulation,
     expect,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..base.errors import UsageError
-from .parser import Invocation, as_ref, parse_words, split_words
+from .parser import Invocation, as_ref, parse_words, split_chain, split_words
 from .registry import REGISTRY, CommandSpec, Registry
 from .shell_words import join
 
@@ -60,8 +60,12 @@ class Command:
         return self.spec.name if self.spec else None
 
     def refs(self) -> list[str]:
-        """The refs its arguments name (`@e3` -> "e3"), in order."""
-        return [ref for word in self.words[1:] if (ref := as_ref(word)) is not None]
+        """The refs its arguments name (`@e3` -> "e3"), in order; a chain's, those of each
+        command in it (`chain 'click @e3' 'fill @e4 x'`): replay and export find them."""
+        words = list(self.words[1:])
+        if self.name == "chain":
+            words = [word for line in split_chain(words) for word in _arguments(line)]
+        return [ref for word in words if (ref := as_ref(word)) is not None]
 
     def parsed(self) -> Invocation:
         """Its invocation; the UsageError that stopped its parse when there is none."""
@@ -69,3 +73,11 @@ class Command:
             raise self.error or UsageError("empty command: type a command, or `help` to "
                                            "list them")
         return self.invocation
+
+
+def _arguments(line: str) -> list[str]:
+    """The words after the command's name ([] for a line that cannot be split)."""
+    try:
+        return split_words(line)[1:]
+    except UsageError:
+        return []

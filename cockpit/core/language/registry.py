@@ -115,6 +115,9 @@ class CommandSpec:
       deadline (the session's command timeout) grows by their sum (`wait --timeout`).
     - `switches_tab`: the session goes on in another tab because the command says so
       (tab, newtab, closetab): an exported test follows it with its own page.
+    - `session_control`: controls what the session itself captures (a trace, a video),
+      not a step of the walkthrough: recorded, but replay and export leave it out (a
+      replay would overwrite the files the recorded session made).
     - `asserts`: checks that something holds and fails when it does not (`expect`): replay
       reports its failures apart from divergences, and an exported test asserts it.
     - `leaves_page`: loads another document in its tab (goto): a new tab's blank page
@@ -149,6 +152,7 @@ class CommandSpec:
     waits_for: tuple[str, ...] = ()
     switches_tab: bool = False
     asserts: bool = False
+    session_control: bool = False
     tool: str | None = None
     leaves_page: bool = False
 
@@ -174,7 +178,7 @@ class CommandSpec:
                 "secret_args": list(self.secret_args), "read_only": self.read_only,
                 "bypasses_queue": self.bypasses_queue, "interrupts": self.interrupts,
                 "waits_for": list(self.waits_for), "switches_tab": self.switches_tab,
-                "asserts": self.asserts}
+                "asserts": self.asserts, "session_control": self.session_control}
 
     @property
     def synopsis(self) -> str:
@@ -249,6 +253,8 @@ class CommandSpec:
             notes.append("checks whether the page needs a person")
         if self.needs_person:
             notes.append("involves a person: replay and export skip it")
+        if self.session_control:
+            notes.append("a session control: replay and export leave it out")
         if self.asserts:
             notes.append("fails when what it checks does not hold; replay checks it and "
                          "export asserts it")
@@ -341,7 +347,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             read_only: bool = False,
             bypasses_queue: bool = False, interrupts: bool = False,
             waits_for: tuple[str, ...] = (), switches_tab: bool = False,
-            asserts: bool = False, tool: str | None = None, leaves_page: bool = False,
+            asserts: bool = False, session_control: bool = False, tool: str | None = None,
+            leaves_page: bool = False,
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
     """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
     The behaviour flags are documented on `CommandSpec`."""
@@ -354,7 +361,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             typed_text=typed_text, masked_args=tuple(masked_args),
             secret_args=tuple(secret_args), read_only=read_only,
             bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for),
-            switches_tab=switches_tab, asserts=asserts, tool=tool, leaves_page=leaves_page))
+            switches_tab=switches_tab, asserts=asserts, session_control=session_control,
+            tool=tool, leaves_page=leaves_page))
         return handler
 
     return register

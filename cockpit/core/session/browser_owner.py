@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CLOSE_S = 10.0  # closing a browser that does not answer: it is killed after this
+TRACE_GROUP_S = 2.0  # opening or closing a step in the trace: a hung browser gives none
 
 
 class BrowserOwner:
@@ -173,6 +174,25 @@ class BrowserOwner:
     async def start_trace(self, screenshots: bool) -> None:
         if self.trace_path is not None and self._context is not None:
             await self._context.tracing.start(screenshots=screenshots, snapshots=True)
+
+    async def trace_group(self, line: str) -> BrowserContext | None:
+        """While tracing: the command's line opens a group in the trace, around the calls
+        it makes (the context it was opened in, to end it; None: not tracing)."""
+        context = self._context
+        if self.trace_path is None or context is None:
+            return None
+        with tolerated("opening a step in the trace", log):  # a hung browser: no group
+            await asyncio.wait_for(context.tracing.group(line.strip()), TRACE_GROUP_S)
+            return context
+        return None
+
+    async def trace_group_end(self, context: BrowserContext | None) -> None:
+        """End the step's group, unless the browser was relaunched under it (its new
+        trace has no group open)."""
+        if context is None or context is not self._context or self.trace_path is None:
+            return
+        with tolerated("closing a step in the trace", log):
+            await asyncio.wait_for(context.tracing.group_end(), TRACE_GROUP_S)
 
     async def stop_trace(self, part: int, masker: Masker) -> None:
         """Save the trace (Trace Viewer opens it), its text masked; a browser relaunched by

@@ -27,6 +27,7 @@ from .browser_owner import CLOSE_S, BrowserOwner
 from .context import Context
 from .holds import AgentHolds
 from ..live.screencast import LiveView
+from ..live.video import VideoRecorder
 from ..base.logs import mask_logs, spawn, tolerated
 from ..language.command import Command
 from ..browser.recovery import Recovery
@@ -111,6 +112,9 @@ class Session:
         self.handoff = Handoff(self)
         # the active tab's picture as it paints, while a view watches (core/live/)
         self.live_view = LiveView(lambda: self.active.page if self.active else None, self.bus)
+        # `video start` / --video: the live view's frames into one file (core/live/video.py)
+        self.video = VideoRecorder(self.live_view, self.bus)
+        self.video_path: Path | None = None  # --video DIR: recorded from the start
         self.recovery = Recovery(self)  # a hung, crashed or killed browser comes back
         self.closing = False
         self.deadlines = Deadlines(self)  # no command runs past its deadline
@@ -148,6 +152,8 @@ class Session:
         if not self.tabs:
             await context.new_page()
         self.active = self.tabs[0]
+        if self.video_path is not None:
+            await self.video.start(self.video_path)
         return self
 
     # --- the browser (browser_owner.py), as relaunch, recovery and recycle reach it ---
@@ -225,6 +231,8 @@ class Session:
 
     async def close(self) -> None:
         self.closing = True  # its pages and browser now close on purpose: nothing to revive
+        with tolerated("finishing the video", log):
+            await self.video.close()
         await self.live_view.close()
         await self.handoff.close()
         with tolerated("saving the trace", log):  # a stopped browser never answers
@@ -308,9 +316,15 @@ class Session:
                                     f"({self.recovery.dead}): start Cockpit again")
                     return result
                 self.policy.begin(self)
-                result = await after(self.handoff.refuse_stale(command, source)
-                                     or await self.deadlines.run(command, source, deadline),
-                                     Ran(command, source, snap, confirmed), self.after_steps)
+                traced = await self.browser.trace_group(shown)  # the step, as Trace Viewer shows it
+                try:
+                    result = await after(self.handoff.refuse_stale(command, source)
+                                         or await self.deadlines.run(command, source,
+                                                                     deadline),
+                                         Ran(command, source, snap, confirmed),
+                                         self.after_steps)
+                finally:
+                    await self.browser.trace_group_end(traced)
                 self.commands_run += 1
             finally:
                 self.holds.end_turn()
