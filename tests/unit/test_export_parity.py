@@ -131,4 +131,4 @@ def test_the_typescript_export_writes_the_same_calls_in_its_own_words(exports):
     # the helpers those steps need come before the test, once
     whole = to_playwright_test(rec, "kinds")
     assert whole.count("async function cdp(page: Page)") == 1
-    assert whole.index("test.use({ ...devices['iPhone 13'] });") < whole.index("test('kinds'")
+    assert whole.index("test.use({ ...devices['iPhone 13'], defaultBrowserType: 'chromium' });") < whole.index("test('kinds'")

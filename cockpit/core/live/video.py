@@ -242,10 +242,11 @@ class VideoRecorder:
         shift = zero - recording.started  # chapters were timed from start
         chapters = []
         for chapter in recording.chapters:
+            # a step that ended before the first picture (a loaded machine paints late)
+            # is kept, at the start, so the file names every step it spans
             end = (chapter.end if chapter.end is not None else ended - recording.started)
-            if end - shift > 0:
-                chapters.append(Chapter(chapter.title, max(chapter.start - shift, 0.0),
-                                        min(end - shift, length)))
+            chapters.append(Chapter(chapter.title, max(chapter.start - shift, 0.0),
+                                    max(min(end - shift, length), 0.0)))
         _write_vtt(recording.path.with_suffix(".vtt"), chapters, length)
         await _add_chapters(recording.path, chapters, length)
         return recording.path, length, chapters
