@@ -25,6 +25,7 @@ from ..base.errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, Comm
 from ..base.events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from ..handoff.handoff import Handoff
+from ..capture.capture import Capture
 from .after import AfterStep, Ran, after
 from .holds import AgentHolds
 from ..live.input import register_point_engine
@@ -111,6 +112,9 @@ class Session:
         self.switching = False  # relaunching the browser (handoff): its old pages close
         self.held_pages: list[Page] | None = None  # new pages no tab adopts (core/recycle.py)
         self.handoff = Handoff(self)
+        # what a person does in the browser, as steps (core/capture): while they have
+        # control, or always (`capture.everything`: `cockpit record`)
+        self.capture = Capture(self)
         # the active tab's picture as it paints, while a view watches (core/live/)
         self.live_view = LiveView(lambda: self.active.page if self.active else None, self.bus)
         self.recovery = Recovery(self)  # a hung, crashed or killed browser comes back
@@ -182,6 +186,7 @@ class Session:
         emulation (core/network; `restoring`: offline waits until the tabs loaded)."""
         await self.policy.domains.install(context)
         await self.network.apply(context, restoring=restoring)
+        await self.capture.install(context)
 
     async def context_restored(self, context: BrowserContext) -> None:
         """A relaunched context's tabs have loaded again (offline may go on now)."""
@@ -198,6 +203,7 @@ class Session:
     async def close(self) -> None:
         self.closing = True  # its pages and browser now close on purpose: nothing to revive
         await self.live_view.close()
+        await self.capture.close()  # the person's last actions are steps too
         await self.handoff.close()
         with tolerated("saving the trace", log):  # a stopped browser never answers
             await asyncio.wait_for(self.stop_trace(), CLOSE_S)
@@ -351,6 +357,30 @@ class Session:
             result.ms = (time.perf_counter() - started) * 1000
             self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source,
                           exit_code=result.exit_code, **who, **result.to_json())
+
+    # --- what a person did (core/capture) -----------------------------------------------
+    @property
+    def human_has_control(self) -> bool:
+        return self.handoff.active
+
+    def tab_of_page(self, page: Page) -> dict[str, Any] | None:
+        """The tab showing `page` (index, id, title, URL), if one does."""
+        tab = next((t for t in self.tabs if t.page is page), None)
+        return tab.info() if tab is not None else None
+
+    def post_step(self, line: str, *, source: str, targets: dict[str, dict[str, Any]],
+                  at: dict[str, Any] | None, tab: dict[str, Any] | None,
+                  output: str) -> None:
+        """A step someone already did in the browser (captured): its events, as a command
+        that ran has them, so the log shows it and the recorder records it; nothing runs."""
+        command_id = next(self._ids)
+        self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
+        self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
+                      targets=targets, at=at, captured=True)
+        self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source, exit_code=0,
+                      **Result(line, True, output=output, source=source,
+                               data={"tab": tab, "captured": True} if tab else
+                               {"captured": True}).to_json())
 
     # --- agents held back (core/holds.py) ----------------------------------------------
     def waits(self, line: str | Command, source: str) -> bool:
