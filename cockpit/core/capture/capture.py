@@ -37,7 +37,7 @@ log = logging.getLogger("cockpit")
 SETTLE_S = 0.3  # after an action, before its step is posted: where it led is its URL
 LOAD_WAIT_MS = 3000  # ... and at most this for the page it led to to load
 NAVIGATION_GRACE_S = 2.5  # a new document this soon after an action is that action's
-COMMAND_SLACK_S = 0.05  # an event this close to a command's end is the command's
+COMMAND_SLACK_S = 0.005  # Date.now() is in whole ms: an event this close to a command is its
 SPANS_KEPT = 50
 REF = "e1"  # the one ref a captured step names: its element is in the step's targets
 ACTIONS = frozenset({"click", "dblclick", "fill", "select", "check", "uncheck", "press"})
@@ -146,7 +146,7 @@ class Capture:
         self._enqueue(page, {"kind": "goto", "url": url, "t": now * 1000})
 
     def _enqueue(self, page: Page, action: dict[str, Any]) -> None:
-        self._queue.put_nowait((page, action))
+        self._queue.put_nowait((page, {**action, "received": time.time()}))
         if self._worker is None or self._worker.done():
             self._worker = spawn(self._post_all(), "posting captured steps")
 
@@ -155,20 +155,37 @@ class Capture:
         led to has settled (its step ends there)."""
         while not self._queue.empty():
             page, action = self._queue.get_nowait()
-            await asyncio.sleep(SETTLE_S)
-            if not page.is_closed():
+            wait = float(action.get("received") or 0) + SETTLE_S - time.time()
+            if wait > 0 and self._queue.empty():
+                await asyncio.sleep(wait)
+            ended = self._next_on(page)
+            if ended is None and not page.is_closed():
                 try:
                     await page.wait_for_load_state("load", timeout=LOAD_WAIT_MS)
                 except PlaywrightError as exc:  # still loading, or gone: posted as it is
                     log.debug("capture: the page did not load: %s", exc)
-            self.post(page, action)
+                ended = self._next_on(page)
+            self.post(page, action, ended)
 
-    def post(self, page: Page, action: dict[str, Any]) -> None:
+    def _next_on(self, page: Page) -> dict[str, Any] | None:
+        """Where the person's next action on `page` was done: where this one ended
+        (None: they have done nothing since, or went elsewhere by themselves)."""
+        following = next((a for p, a in list(self._queue._queue) if p is page), None)
+        if following is None or following.get("kind") == "goto":
+            return None
+        return {"url": following.get("url"), "title": following.get("title")}
+
+    def post(self, page: Page, action: dict[str, Any],
+             ended: dict[str, Any] | None = None) -> None:
+        """Post one action as a step; `ended`: where it ended, when known (else the tab's
+        page now)."""
         step = step_of(action)
         if step is None:
             return
         line, targets, output = step
         tab = self.host.tab_of_page(page)
+        if tab is not None and ended is not None:
+            tab = {**tab, **ended}
         at = None
         if action.get("kind") != "goto":  # where it was done: replay checks it is there
             at = {"tab": (tab or {}).get("index"), "url": action.get("url"),

@@ -64,10 +64,19 @@ CAPTURE_JS = r"""(() => {
     }
     return 'generic';
   };
-  const labelled = (e) => {
-    if (e.labels && e.labels.length) return norm([...e.labels].map(l => l.textContent).join(' '));
-    return '';
+  // a label's words: not the control's own (a <select> inside its label), another
+  // control embedded in it by its value
+  const words = (node, self) => {
+    if (node === self) return '';
+    if (node.nodeType === 3) return node.data;
+    if (node.nodeType !== 1 || ['SCRIPT', 'STYLE'].includes(node.tagName)) return '';
+    if (isTextField(node)) return ' ' + node.value + ' ';
+    if (node.tagName === 'SELECT')
+      return ' ' + [...node.selectedOptions].map(o => o.textContent).join(' ') + ' ';
+    return [...node.childNodes].map(c => words(c, self)).join('');
   };
+  const labelled = (e) => e.labels && e.labels.length
+    ? norm([...e.labels].map(l => words(l, e)).join(' ')) : '';
   // the accessible name, as the accname rules give it for the elements people act on
   const nameOf = (e, role) => {
     let n = byIds(e, 'aria-labelledby') || norm(e.getAttribute('aria-label'));
@@ -170,6 +179,8 @@ CAPTURE_JS = r"""(() => {
     if (!event.isTrusted || event.isComposing || NOT_KEYS.has(event.key)) return;
     const e = event.composedPath ? event.composedPath()[0] : event.target;
     if (event.key === ' ' && isToggle(e)) return;  // its change is the step
+    // opening or closing a select's list: its choice is the step
+    if (e && e.tagName === 'SELECT' && ['Enter', 'Escape', ' '].includes(event.key)) return;
     const chord = event.ctrlKey || event.metaKey || event.altKey;
     const typing = !chord && event.key.length === 1;  // a character: part of a fill
     const inField = isTextField(e) || (e && (e.isContentEditable || e.tagName === 'SELECT'));
