@@ -7,6 +7,7 @@ import itertools
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,9 @@ class Session:
         # what a person does in the browser, as steps (core/capture): while they have
         # control, or always (`capture.everything`: `cockpit record`)
         self.capture = Capture(self)
+        # called when the person closes the browser's window, which then ends the
+        # session instead of being relaunched (`cockpit record`)
+        self.window_ends: Callable[[], None] | None = None
         # the active tab's picture as it paints, while a view watches (core/live/)
         self.live_view = LiveView(lambda: self.active.page if self.active else None, self.bus)
         self.recovery = Recovery(self)  # a hung, crashed or killed browser comes back
@@ -279,8 +283,11 @@ class Session:
     def browser_gone(self, context: BrowserContext) -> None:
         """The browser closed by itself (its window was closed, or it crashed or was
         killed): the end of a handoff in a window, else it is relaunched."""
-        if context is self._context and not self.switching and not self.closing \
-                and not self.handoff.browser_gone():
+        if context is not self._context or self.switching or self.closing:
+            return
+        if self.window_ends is not None:  # `cockpit record`: the person is done
+            self.window_ends()
+        elif not self.handoff.browser_gone():
             self.recovery.browser_died()
 
     # --- running commands ---------------------------------------------------------------
