@@ -17,6 +17,7 @@ import asyncio
 import logging
 import shlex
 import time
+import weakref
 from collections import deque
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -69,9 +70,9 @@ class Capture:
         self._running: dict[int, float] = {}  # command id -> when it started
         self._spans: deque[tuple[float, float]] = deque(maxlen=SPANS_KEPT)
         self._last_action: dict[Page, float] = {}  # when a person last acted on a page
-        self._queue: asyncio.Queue[tuple[Page, dict[str, Any]]] = asyncio.Queue()
+        self._queue: deque[tuple[Page, dict[str, Any]]] = deque()  # not yet posted
         self._worker: asyncio.Task[Any] | None = None
-        self._contexts: set[BrowserContext] = set()
+        self._contexts: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
         host.bus.subscribe(self._on_event)
 
     @property
@@ -146,17 +147,17 @@ class Capture:
         self._enqueue(page, {"kind": "goto", "url": url, "t": now * 1000})
 
     def _enqueue(self, page: Page, action: dict[str, Any]) -> None:
-        self._queue.put_nowait((page, {**action, "received": time.time()}))
+        self._queue.append((page, {**action, "received": time.time()}))
         if self._worker is None or self._worker.done():
             self._worker = spawn(self._post_all(), "posting captured steps")
 
     async def _post_all(self) -> None:
         """Post the actions in the order the person made them, each once the page it
         led to has settled (its step ends there)."""
-        while not self._queue.empty():
-            page, action = self._queue.get_nowait()
+        while self._queue:
+            page, action = self._queue.popleft()
             wait = float(action.get("received") or 0) + SETTLE_S - time.time()
-            if wait > 0 and self._queue.empty():
+            if wait > 0 and not self._queue:
                 await asyncio.sleep(wait)
             ended = self._next_on(page)
             if ended is None and not page.is_closed():
@@ -170,7 +171,7 @@ class Capture:
     def _next_on(self, page: Page) -> dict[str, Any] | None:
         """Where the person's next action on `page` was done: where this one ended
         (None: they have done nothing since, or went elsewhere by themselves)."""
-        following = next((a for p, a in list(self._queue._queue) if p is page), None)
+        following = next((a for p, a in self._queue if p is page), None)
         if following is None or following.get("kind") == "goto":
             return None
         return {"url": following.get("url"), "title": following.get("title")}
