@@ -4,6 +4,7 @@ action is a human step of the recording, which `cockpit replay` runs green."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -184,3 +185,45 @@ async def test_a_walkthrough_done_in_the_window_is_recorded_and_replays(display,
         site.stop()
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert "8 steps: 8 as recorded, 0 diverged" in replayed.stdout, replayed.stdout
+
+
+async def test_the_handoff_window_captures_what_the_person_does_there(display, tmp_path):
+    """A handoff relaunches the browser in a window: what the person does in it is
+    captured (the new context gets the capture too), the window's reopening is not."""
+    from cockpit.core import events as ev
+    from cockpit.record.recorder import Recorder
+    site = DemoSite(human_check=False)
+    site.start()
+    session = Session(f"capture-handoff-{uuid.uuid4().hex[:6]}")
+    captured: list[str] = []
+    session.bus.subscribe(lambda e: captured.append(e.data["command"])
+                          if e.kind == ev.COMMAND_FINISHED
+                          and (e.data.get("data") or {}).get("captured") else None)
+    path = tmp_path / "handoff.jsonl"
+    login = f"{site.url}/login"
+    try:
+        await session.start()
+        recorder = Recorder(session, path).start()
+        assert (await session.run(f"goto {site.url}/login")).ok
+        handed = await session.run("handoff 'sign in'")
+        assert handed.ok and session.handoff.mode == "window", handed.error
+        await asyncio.sleep(1)  # the window's tabs reopened in the handoff: no step
+        assert captured == []
+        p = session.active.page  # the window's page: its mouse is input to the window
+        box = await p.locator("#email").bounding_box()
+        assert box is not None
+        await p.mouse.click(box["x"] + 5, box["y"] + 5)
+        await p.keyboard.type(site.email)
+        await p.keyboard.press("Tab")
+        end = time.monotonic() + 10
+        while len(captured) < 2 and time.monotonic() < end:
+            await asyncio.sleep(0.1)
+        assert (await session.run("resume")).ok
+        recorder.close()
+    finally:
+        await session.close()
+        site.stop()
+    assert captured == [f"fill @e1 {site.email}", "press Tab"], captured
+    human = [s["command"] for s in steps(path) if s["source"] == "human"]
+    assert human == [f"goto {login}", "handoff 'sign in'",
+                     f"fill @e1 {site.email}", "press Tab", "resume"], human
