@@ -173,6 +173,9 @@ async def test_a_walkthrough_done_in_the_window_is_recorded_and_replays(display,
                          ("textbox", "Verification code")], names
     assert names[5][0] == "button" and names[5][1].startswith("Archive"), names
     assert site.password not in path.read_text()
+    # each captured step has its picture, for `cockpit report`
+    assert all((path.parent / s["shot"]).is_file() for s in walk[1:] if s.get("shot"))
+    assert sum(1 for s in walk[1:] if s.get("shot")) == len(walk) - 1, walk
     assert "human  click @e1" in err  # each step said as it happened
 
     # replayed on the same site, in a new session (signed out: a profile of its own)

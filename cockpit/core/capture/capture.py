@@ -53,9 +53,9 @@ class CaptureHost(Protocol):
     @property
     def human_has_control(self) -> bool: ...
     def tab_of_page(self, page: Page) -> dict[str, Any] | None: ...
-    def post_step(self, line: str, *, source: str, targets: dict[str, dict[str, Any]],
-                  at: dict[str, Any] | None, tab: dict[str, Any] | None,
-                  output: str) -> None: ...
+    async def post_step(self, line: str, *, source: str,
+                        targets: dict[str, dict[str, Any]], at: dict[str, Any] | None,
+                        tab: dict[str, Any] | None, output: str) -> None: ...
 
 
 class Capture:
@@ -166,7 +166,7 @@ class Capture:
                 except PlaywrightError as exc:  # still loading, or gone: posted as it is
                     log.debug("capture: the page did not load: %s", exc)
                 ended = self._next_on(page)
-            self.post(page, action, ended)
+            await self.post(page, action, ended)
 
     def _next_on(self, page: Page) -> dict[str, Any] | None:
         """Where the person's next action on `page` was done: where this one ended
@@ -176,7 +176,7 @@ class Capture:
             return None
         return {"url": following.get("url"), "title": following.get("title")}
 
-    def post(self, page: Page, action: dict[str, Any],
+    async def post(self, page: Page, action: dict[str, Any],
              ended: dict[str, Any] | None = None) -> None:
         """Post one action as a step; `ended`: where it ended, when known (else the tab's
         page now)."""
@@ -192,7 +192,7 @@ class Capture:
             at = {"tab": (tab or {}).get("index"), "url": action.get("url"),
                   "title": action.get("title")}
         self.steps += 1
-        self.host.post_step(line, source=HUMAN, targets=targets, at=at, tab=tab,
+        await self.host.post_step(line, source=HUMAN, targets=targets, at=at, tab=tab,
                             output=output)
 
     async def close(self) -> None:

@@ -375,19 +375,26 @@ class Session:
         tab = next((t for t in self.tabs if t.page is page), None)
         return tab.info() if tab is not None else None
 
-    def post_step(self, line: str, *, source: str, targets: dict[str, dict[str, Any]],
-                  at: dict[str, Any] | None, tab: dict[str, Any] | None,
-                  output: str) -> None:
+    async def post_step(self, line: str, *, source: str,
+                        targets: dict[str, dict[str, Any]], at: dict[str, Any] | None,
+                        tab: dict[str, Any] | None, output: str) -> None:
         """A step someone already did in the browser (captured): its events, as a command
-        that ran has them, so the log shows it and the recorder records it; nothing runs."""
+        that ran has them, so the log shows it and the recorder records it; nothing runs.
+        Its result goes through the after-steps as any step's (masking, what the person
+        did in a handoff, the recording's picture)."""
         command_id = next(self._ids)
+        command = Command.of(line, self.registry)
         self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=line, source=source)
         self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
                       targets=targets, at=at, captured=True)
+        data: dict[str, Any] = {"captured": True, **({"tab": tab} if tab else {})}
+        result = Result(line, True, output=output, source=source, data=data)
+        try:
+            result = await after(result, Ran(command, source, None), self.after_steps)
+        except Exception:  # the step is still said and recorded, as it was done
+            log.exception("the after-steps of a captured step (%s) failed", command.name)
         self.bus.emit(ev.COMMAND_FINISHED, id=command_id, source=source, exit_code=0,
-                      **Result(line, True, output=output, source=source,
-                               data={"tab": tab, "captured": True} if tab else
-                               {"captured": True}).to_json())
+                      **result.to_json())
 
     # --- agents held back (core/holds.py) ----------------------------------------------
     def waits(self, line: str | Command, source: str) -> bool:
