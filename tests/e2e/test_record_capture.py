@@ -5,6 +5,7 @@ action is a human step of the recording, which `cockpit replay` runs green."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import shutil
@@ -178,16 +179,33 @@ async def test_a_walkthrough_done_in_the_window_is_recorded_and_replays(display,
     assert sum(1 for s in walk[1:] if s.get("shot")) == len(walk) - 1, walk
     assert "human  click @e1" in err  # each step said as it happened
 
-    # replayed on the same site, in a new session (signed out: a profile of its own)
+    # replayed on the same site, in a new session (signed out: a profile of its own), and
+    # exported as a test that passes as it is
+    out = tmp_path / "test_signin.py"
     try:
         replayed = subprocess.run(
             COCKPIT + ["replay", str(path), "--no-record", "--session", f"{name}-replay",
                        "--secret", f"PASSWORD={site.password}"],
             capture_output=True, text=True, timeout=180)
+        made = subprocess.run(COCKPIT + ["export", str(path), "--to", "pytest", "-o",
+                                         str(out)], capture_output=True, text=True,
+                              timeout=60)
+        ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              "-p", "playwright", out.name], cwd=tmp_path,
+                             env={**os.environ, "PASSWORD": site.password},
+                             capture_output=True, text=True, timeout=180) \
+            if made.returncode == 0 and importlib.util.find_spec("pytest_playwright") \
+            else None
     finally:
         site.stop()
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert "8 steps: 8 as recorded, 0 diverged" in replayed.stdout, replayed.stdout
+    assert made.returncode == 0, made.stderr
+    code = out.read_text().replace("'", '"')
+    assert 'get_by_role("textbox", name="Email", exact=True).fill(' in code, code
+    assert 'get_by_role("link", name="Sign in to the mail", exact=True).click()' in code
+    if ran is not None:  # where pytest-playwright is installed, as the export tests say
+        assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
 
 
 async def test_the_handoff_window_captures_what_the_person_does_there(display, tmp_path):
