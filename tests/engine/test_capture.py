@@ -168,3 +168,20 @@ async def test_only_while_the_person_has_control(s, base, monkeypatch):
     source = next(e.data["source"] for e in events if e.kind == ev.COMMAND_FINISHED
                   and (e.data.get("data") or {}).get("captured"))
     assert source == "human"
+
+
+async def test_a_captured_step_shows_in_the_cockpits_log_as_it_happens(s, base):
+    from test_tui import app_for, log_rows
+    from test_tui import until as until_shown
+    app = app_for(s)
+    async with app.run_test(size=(180, 50)) as pilot:
+        await ok(s, f"goto {base}{FORM}")
+        s.capture.everything = True
+        try:
+            await click_at(s.active.page, "#open", double=True)
+            await until_shown(pilot, lambda: any("dblclick @e1" in " ".join(row)
+                                                 for row in log_rows(app)))
+        finally:
+            s.capture.everything = False
+        row = next(r for r in log_rows(app) if "dblclick @e1" in " ".join(r))
+        assert "human" in " ".join(row) and 'double-clicked button "Open"' in " ".join(row), row
