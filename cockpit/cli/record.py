@@ -62,7 +62,7 @@ async def record(args: argparse.Namespace) -> int:
             return failed(face, exc)
         path = session.recording_path
         try:
-            session.capture.everything = True  # the whole session is the person's
+            await session.capture.capture_everything()  # the whole session is the person's
             if args.url:
                 result = await session.run(f"goto {args.url}", source="human")
                 if not result.ok:

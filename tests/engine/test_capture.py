@@ -83,7 +83,7 @@ async def test_what_a_person_does_becomes_steps_that_replay_and_export(s, base, 
     recorder = Recorder(s, path).start()
     try:
         await ok(s, f"goto {base}{FORM}")
-        s.capture.everything = True  # as `cockpit record` does
+        await s.capture.capture_everything(True)  # as `cockpit record` does
         p = s.active.page
         await walk(p, base)
         # the person goes somewhere themselves (nothing they did in the page led there)
@@ -97,7 +97,7 @@ async def test_what_a_person_does_becomes_steps_that_replay_and_export(s, base, 
         await asyncio.sleep(1)
         assert len(steps_of(events)) == before
     finally:
-        s.capture.everything = False
+        await s.capture.capture_everything(False)
         await s.capture.close()
         unsubscribe()
         recorder.close()
@@ -176,12 +176,12 @@ async def test_a_captured_step_shows_in_the_cockpits_log_as_it_happens(s, base):
     app = app_for(s)
     async with app.run_test(size=(180, 50)) as pilot:
         await ok(s, f"goto {base}{FORM}")
-        s.capture.everything = True
+        await s.capture.capture_everything(True)
         try:
             await click_at(s.active.page, "#open", double=True)
             await until_shown(pilot, lambda: any("dblclick @e1" in " ".join(row)
                                                  for row in log_rows(app)))
         finally:
-            s.capture.everything = False
+            await s.capture.capture_everything(False)
         row = next(r for r in log_rows(app) if "dblclick @e1" in " ".join(r))
         assert "human" in " ".join(row) and 'double-clicked button "Open"' in " ".join(row), row

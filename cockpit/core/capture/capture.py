@@ -65,7 +65,7 @@ class Capture:
 
     def __init__(self, host: CaptureHost) -> None:
         self.host = host
-        self.everything = False
+        self._everything = False
         self.steps = 0  # posted so far
         self._running: dict[int, float] = {}  # command id -> when it started
         self._spans: deque[tuple[float, float]] = deque(maxlen=SPANS_KEPT)
@@ -77,7 +77,28 @@ class Capture:
 
     @property
     def on(self) -> bool:
-        return self.everything or self.host.human_has_control
+        return self._everything or self.host.human_has_control
+
+    @property
+    def everything(self) -> bool:
+        return self._everything
+
+    async def capture_everything(self, on: bool = True) -> None:
+        """Capture the whole session (`cockpit record`), or only while a person has
+        control again; the pages know it when this returns."""
+        self._everything = on
+        await self._tell_pages()
+
+    async def _tell_pages(self) -> None:
+        """Each page's script, whether to report: it costs a page nothing while off."""
+        on = self.on
+        for context in list(self._contexts):
+            for page in context.pages:
+                try:
+                    await page.evaluate("v => window.__cockpitCaptureOn && "
+                                        "window.__cockpitCaptureOn(v)", on)
+                except PlaywrightError as exc:  # closing, or navigating: its next
+                    log.debug("capture: %s not told: %s", page.url, exc)  # document asks
 
     # --- installing ------------------------------------------------------------------
     async def install(self, context: BrowserContext) -> None:
@@ -85,8 +106,12 @@ class Capture:
         too (a handoff in a browser that was headed already loads nothing new)."""
         if context in self._contexts:
             return
+        try:
+            await context.expose_binding(BINDING, self._reported)
+        except PlaywrightError as exc:  # a browser another cockpit attached to has it
+            log.warning("what a person does in this browser is not captured: %s", exc)
+            return
         self._contexts.add(context)
-        await context.expose_binding(BINDING, self._reported)
         script = capture_script()
         await context.add_init_script(script=script)
         context.on("page", self._watch)
@@ -107,7 +132,9 @@ class Capture:
 
     # --- what the cockpit itself does is not the person's ------------------------------
     def _on_event(self, event: Event) -> None:
-        if event.kind == ev.COMMAND_STARTED and not event.data.get("captured"):
+        if event.kind in (ev.HANDOFF, ev.RESUMED):  # a person has control, or not now
+            spawn(self._tell_pages(), "telling the pages whether to capture")
+        elif event.kind == ev.COMMAND_STARTED and not event.data.get("captured"):
             self._running[event.data["id"]] = time.time()
         elif event.kind == ev.COMMAND_FINISHED and event.data["id"] in self._running:
             self._spans.append((self._running.pop(event.data["id"]), time.time()))
@@ -120,7 +147,15 @@ class Capture:
                    for start, end in self._spans)
 
     # --- what the person did -----------------------------------------------------------
-    def _reported(self, source: dict[str, Any], action: Any) -> None:
+    def _reported(self, source: dict[str, Any], action: Any) -> bool | None:
+        """An action a page reports (None back), or a new document asking whether to
+        report (whether capture is on)."""
+        if isinstance(action, dict) and action.get("kind") == "hello":
+            return self.on
+        self._action(source, action)
+        return None
+
+    def _action(self, source: dict[str, Any], action: Any) -> None:
         page = source.get("page")
         if not self.on or page is None or not isinstance(action, dict):
             return

@@ -20,12 +20,19 @@ BINDING = "__cockpitCapture"
 CAPTURE_JS = r"""(() => {
   if (window.__cockpitCaptureInstalled) return;
   window.__cockpitCaptureInstalled = true;
+  // off until the cockpit says a person drives: the agent's own clicks cost nothing
+  let on = false;
+  Object.defineProperty(window, '__cockpitCaptureOn', {value: (v) => { on = !!v; }});
   const send = (action) => {
     const report = window['__BINDING__'];
     if (typeof report !== 'function') return;
     action.url = location.href; action.title = document.title; action.t = Date.now();
     try { report(action); } catch (e) { /* the binding went with its context */ }
   };
+  try {
+    const asked = window['__BINDING__'] && window['__BINDING__']({kind: 'hello'});
+    if (asked && asked.then) asked.then(v => { on = on || !!v; }, () => {});
+  } catch (e) { /* no binding in this world */ }
   const TEXTY = new Set(['text', 'email', 'password', 'search', 'tel', 'url', 'number',
     'date', 'datetime-local', 'month', 'time', 'week', '']);
   const isTextField = (e) => e && ((e.tagName === 'INPUT'
@@ -136,7 +143,7 @@ CAPTURE_JS = r"""(() => {
   };
   const DOUBLE_MS = 300;
   document.addEventListener('click', (event) => {
-    if (!event.isTrusted || event.button !== 0) return;
+    if (!on || !event.isTrusted || event.button !== 0) return;
     const raw = event.composedPath ? event.composedPath()[0] : event.target;
     const e = actionable(raw);
     // a toggle's step is its change, a field's its fill, a select's its choice
@@ -150,7 +157,7 @@ CAPTURE_JS = r"""(() => {
     clickTimer = setTimeout(flushClick, DOUBLE_MS);
   }, true);
   document.addEventListener('dblclick', (event) => {
-    if (!event.isTrusted) return;
+    if (!on || !event.isTrusted) return;
     const e = actionable(event.composedPath ? event.composedPath()[0] : event.target);
     if (!e || isTextField(e)) { flushClick(); return; }
     if (clickTimer) clearTimeout(clickTimer);
@@ -158,7 +165,7 @@ CAPTURE_JS = r"""(() => {
     send({kind: 'dblclick', target: targetOf(e)});
   }, true);
   document.addEventListener('change', (event) => {
-    if (!event.isTrusted) return;
+    if (!on || !event.isTrusted) return;
     const e = event.target;
     if (isToggle(e)) {
       flushClick();
@@ -176,7 +183,7 @@ CAPTURE_JS = r"""(() => {
   const NOT_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'Dead',
     'Unidentified', 'Process']);
   document.addEventListener('keydown', (event) => {
-    if (!event.isTrusted || event.isComposing || NOT_KEYS.has(event.key)) return;
+    if (!on || !event.isTrusted || event.isComposing || NOT_KEYS.has(event.key)) return;
     const e = event.composedPath ? event.composedPath()[0] : event.target;
     if (event.key === ' ' && isToggle(e)) return;  // its change is the step
     // opening or closing a select's list: its choice is the step
