@@ -40,6 +40,7 @@ LOAD_WAIT_MS = 3000  # ... and at most this for the page it led to to load
 NAVIGATION_GRACE_S = 2.5  # a new document this soon after an action is that action's
 COMMAND_SLACK_S = 0.005  # Date.now() is in whole ms: an event this close to a command is its
 SPANS_KEPT = 50
+TELL_S = 2.0  # a page told whether to capture answers in this long, or is not waited for
 REF = "e1"  # the one ref a captured step names: its element is in the step's targets
 ACTIONS = frozenset({"click", "dblclick", "fill", "select", "check", "uncheck", "press"})
 
@@ -94,11 +95,12 @@ class Capture:
         on = self.on
         for context in list(self._contexts):
             for page in context.pages:
-                try:
-                    await page.evaluate("v => window.__cockpitCaptureOn && "
-                                        "window.__cockpitCaptureOn(v)", on)
-                except PlaywrightError as exc:  # closing, or navigating: its next
-                    log.debug("capture: %s not told: %s", page.url, exc)  # document asks
+                try:  # a page that hangs (a script's endless loop) is not waited for
+                    await asyncio.wait_for(page.evaluate(
+                        "v => window.__cockpitCaptureOn && window.__cockpitCaptureOn(v)",
+                        on), TELL_S)
+                except (PlaywrightError, TimeoutError) as exc:  # closing, navigating (its
+                    log.debug("capture: %s not told: %r", page.url, exc)  # next asks)
 
     # --- installing ------------------------------------------------------------------
     async def install(self, context: BrowserContext) -> None:
@@ -119,9 +121,9 @@ class Capture:
             self._watch(page)
             for frame in page.frames:
                 try:
-                    await frame.evaluate(script)
-                except PlaywrightError as exc:  # a frame going away: its next one gets it
-                    log.debug("capture script not added to %s: %s", frame.url, exc)
+                    await asyncio.wait_for(frame.evaluate(script), TELL_S)
+                except (PlaywrightError, TimeoutError) as exc:  # going away, or hung: its
+                    log.debug("capture script not added to %s: %r", frame.url, exc)  # next
 
     def _watch(self, page: Page) -> None:
         page.on("framenavigated", lambda frame: self._navigated(page, frame.url)
