@@ -185,3 +185,48 @@ async def test_a_captured_step_shows_in_the_cockpits_log_as_it_happens(s, base):
             await s.capture.capture_everything(False)
         row = next(r for r in log_rows(app) if "dblclick @e1" in " ".join(r))
         assert "human" in " ".join(row) and 'double-clicked button "Open"' in " ".join(row), row
+
+
+NAMED = page("capture_names", """
+<button aria-label="Close dialog">×</button>
+<span id="lbl">Search the mail</span><input aria-labelledby="lbl">
+<input placeholder="Your city">
+<input type="submit" value="Send it">
+<a href="#x"><img alt="Home page"></a>
+<div role="button" tabindex="0"><span>Custom</span> action</div>
+<label for="n">Nick name</label><input id="n">
+<button>Twin</button><button>Twin</button>
+""")
+NAMED_TARGETS = ["button[aria-label]", "input[aria-labelledby]", "input[placeholder]",
+                 "input[type=submit]", "a img", "div[role=button]", "#n",
+                 "button:text-is('Twin') >> nth=1"]
+
+
+async def test_the_page_names_each_element_as_the_snapshot_does(s, base):
+    """Replay and export find a captured element by the role and name the page gave it:
+    they must be the ones `snapshot -i` gives (and its place among equals)."""
+    events: list = []
+    unsubscribe = s.bus.subscribe(events.append)
+    await ok(s, f"goto {base}{NAMED}")
+    await ok(s, "snapshot -i")
+    refs = [(role, name) for _, role, name, _ in await s.current_refs()]
+    await s.capture.capture_everything(True)
+    try:
+        for selector in NAMED_TARGETS:
+            await click_at(s.active.page, selector)
+            if selector.startswith("input") and "submit" not in selector \
+                    or selector == "#n":
+                await s.active.page.keyboard.type("x")  # a field's step is its fill
+        await s.active.page.keyboard.press("Escape")  # the last field's fill, then a key
+        await until(lambda: len(steps_of(events)) == len(NAMED_TARGETS) + 1)
+    finally:
+        await s.capture.capture_everything(False)
+        unsubscribe()
+    got = [(t["e1"]["role"], t["e1"]["name"], t["e1"]["nth"]) for _, t in steps_of(events)
+           if t]
+    assert got == [("button", "Close dialog", 0), ("textbox", "Search the mail", 0),
+                   ("textbox", "Your city", 0), ("button", "Send it", 0),
+                   ("link", "Home page", 0), ("button", "Custom action", 0),
+                   ("textbox", "Nick name", 0), ("button", "Twin", 1)], got
+    for role, name, _ in got:  # as the snapshot names them
+        assert (role, name) in refs, (role, name, refs)

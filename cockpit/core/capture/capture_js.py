@@ -41,8 +41,20 @@ CAPTURE_JS = r"""(() => {
   const isSecret = (e) => e.type === 'password'
     || /password/i.test(e.getAttribute('autocomplete') || '');
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
-  const text = (e) => norm(e.innerText !== undefined && e.isConnected ? e.innerText
-                                                                      : e.textContent);
+  // a name from the element's content: its words, an image's alt, a part's own label
+  const content = (node) => {
+    if (node.nodeType === 3) return node.data;
+    if (node.nodeType !== 1 || ['SCRIPT', 'STYLE', 'TEMPLATE'].includes(node.tagName)
+        || node.getAttribute('aria-hidden') === 'true') return '';
+    const style = getComputedStyle(node);
+    if (style.display === 'none' || style.visibility === 'hidden') return '';
+    const own = norm(node.getAttribute('aria-label'))
+      || (node.tagName === 'IMG' ? norm(node.getAttribute('alt')) : '');
+    const inner = own || [...node.childNodes].map(content).join('')
+      + (node.shadowRoot ? [...node.shadowRoot.childNodes].map(content).join('') : '');
+    return style.display.startsWith('inline') ? inner : ` ${inner} `;
+  };
+  const text = (e) => norm([...e.childNodes].map(content).join(''));
   const byIds = (e, attr) => norm((e.getAttribute(attr) || '').split(/\s+/).map(id => {
     const x = id && document.getElementById(id);
     return x ? x.textContent : '';
@@ -101,16 +113,22 @@ CAPTURE_JS = r"""(() => {
   };
   const ACTED_ON = 'a[href],button,input,select,textarea,summary,option,[role],[onclick],'
     + '[tabindex],img,label,h1,h2,h3,h4,h5,h6';
-  // the element a person acted on: the nearest one with a role a test can find it by
+  // the element a person acted on: the nearest control around what was hit (a link
+  // around an image), else the nearest element with a role a test can find it by
+  const CONTROLS = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab',
+    'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'textbox',
+    'searchbox', 'combobox', 'slider', 'spinbutton']);
   const actionable = (start) => {
     let e = start && start.nodeType === 1 ? start : start && start.parentElement;
+    let first = null;
     while (e) {
       const role = roleOf(e);
-      if (!['generic', 'presentation', 'none'].includes(role) && role) return e;
+      if (CONTROLS.has(role)) return e;
+      if (!first && role && !['generic', 'presentation', 'none'].includes(role)) first = e;
       const root = e.getRootNode();
       e = e.parentElement || (root instanceof ShadowRoot ? root.host : null);
     }
-    return null;
+    return first;
   };
   const targetOf = (e) => {
     const role = roleOf(e), name = nameOf(e, role);
