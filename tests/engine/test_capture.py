@@ -188,7 +188,7 @@ async def test_a_captured_step_shows_in_the_cockpits_log_as_it_happens(s, base):
 
 
 NAMED = page("capture_names", """
-<button aria-label="Close dialog">×</button>
+<button aria-label="Close dialog">X</button>
 <span id="lbl">Search the mail</span><input aria-labelledby="lbl">
 <input placeholder="Your city">
 <input type="submit" value="Send it">
@@ -214,7 +214,7 @@ async def test_the_page_names_each_element_as_the_snapshot_does(s, base):
     try:
         for selector in NAMED_TARGETS:
             await click_at(s.active.page, selector)
-            if selector.startswith("input") and "submit" not in selector \
+            if (selector.startswith("input") and "submit" not in selector) \
                     or selector == "#n":
                 await s.active.page.keyboard.type("x")  # a field's step is its fill
         await s.active.page.keyboard.press("Escape")  # the last field's fill, then a key
