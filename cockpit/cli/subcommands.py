@@ -15,6 +15,7 @@ FACES = {
     "web": "the cockpit in a web browser, attached to a live session (with a token)",
     "mcp": "an MCP server (stdio, or HTTP with --port) that is also a live session",
     "demo": "the embedded demo site, with the TUI and the demo agent",
+    "record": "record a walkthrough by doing it in a browser window: each action a step",
     "replay": "run a recording again and report every step that diverges",
     "export": "write a pytest-playwright test or a @playwright/test spec from a recording",
     "report": "write a self-contained HTML report of a recording: steps, pictures, verdicts",

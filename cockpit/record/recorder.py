@@ -139,7 +139,9 @@ class Recorder:
         try:
             if event.kind == ev.COMMAND_STARTED:
                 self._targets[event.data["id"]] = event.data.get("targets") or {}
-                self._at[event.data["id"]] = self._where()
+                # a captured step (core/capture) says where the person did it: by now
+                # the page may be the one it led to
+                self._at[event.data["id"]] = event.data.get("at") or self._where()
                 if len(self._targets) > MAX_OPEN_STEPS:  # steps that never finished
                     del self._targets[next(iter(self._targets))]
                     del self._at[next(iter(self._at))]

@@ -126,6 +126,10 @@ async def test_agent_waits_during_handoff_and_gets_the_diff(fresh, site, display
     assert "The human had control" in result.output and "/mfa" in result.output
     note = result.data["handoff"]
     assert note["reason"] == "log in for me" and note["human_commands"] == 1
+    # what they did in the window, captured, by role and name (never a value typed)
+    assert note["human_actions"][-1] == 'clicked button "Sign in"', note["human_actions"]
+    assert 'What they did in the page: ' in result.output
+    assert "cockpit-demo" not in result.output
     assert note["diff"]["url"] == [f"{site.url}/login", f"{site.url}/mfa"]
     assert "textbox" in note["snapshot"]  # a fresh snapshot, with refs to use
     # told once: the next command is plain

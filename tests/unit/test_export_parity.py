@@ -131,4 +131,5 @@ def test_the_typescript_export_writes_the_same_calls_in_its_own_words(exports):
     # the helpers those steps need come before the test, once
     whole = to_playwright_test(rec, "kinds")
     assert whole.count("async function cdp(page: Page)") == 1
-    assert whole.index("test.use({ ...devices['iPhone 13'], defaultBrowserType: 'chromium' });") < whole.index("test('kinds'")
+    device = "test.use({ ...devices['iPhone 13'], defaultBrowserType: 'chromium' });"
+    assert whole.index(device) < whole.index("test('kinds'")

@@ -150,6 +150,9 @@ if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin client
         # role, name and nth of each ref the line uses, as the snapshot knew them before
         # the step: what the recorder keeps and replay finds the element by
         targets: dict[str, dict[str, Any]]
+        # a step a person already did (core/capture): where they did it, not run again
+        at: NotRequired[dict[str, Any] | None]
+        captured: NotRequired[bool]
 
     class CommandFinished(CommandData):  # and the Result's JSON form
         exit_code: int

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .host import HandoffHost
 
 DIFF_LINES = 12
+ACTIONS_SAID = 12  # of what the person did in the page, the last ones
 
 
 class HandedBack(Protocol):
@@ -42,6 +43,8 @@ class HandedBack(Protocol):
     def before_state(self) -> BrowserState | None: ...
     @property
     def human_commands(self) -> list[str]: ...
+    @property
+    def human_actions(self) -> list[str]: ...
 
 
 def report(handoff: HandedBack, tab: Tab, after: Snapshot | None, state: BrowserState,
@@ -63,6 +66,11 @@ def report(handoff: HandedBack, tab: Tab, after: Snapshot | None, state: Browser
         lines.append(f"Cookies: {'; '.join(cookies)}")
     if handoff.human_commands:
         lines.append(f"Commands they typed: {len(handoff.human_commands)}")
+    if handoff.human_actions:  # captured: each said by role and name, no value typed
+        shown = handoff.human_actions[-ACTIONS_SAID:]
+        more = len(handoff.human_actions) - len(shown)
+        lines.append("What they did in the page: " + (f"({more} more before) " if more
+                                                      else "") + "; ".join(shown))
     if need is not None:  # raised while the human had it, or still there: said in text
         lines.append(f"Needs a person now: {need.kind} on tab {tab.index} ({need.detail}): "
                      "`handoff` gives it back to them")
@@ -72,7 +80,8 @@ def report(handoff: HandedBack, tab: Tab, after: Snapshot | None, state: Browser
                             "tabs_before": old_urls, "tabs_after": new_urls,
                             "new_cookies": new_cookies, "changed_cookies": changed_cookies,
                             "removed_cookies": gone_cookies,
-                            "human_commands": len(handoff.human_commands)}
+                            "human_commands": len(handoff.human_commands),
+                            "human_actions": list(handoff.human_actions)}
     if need is not None:
         note["needs"] = need.to_json()
     if lost:

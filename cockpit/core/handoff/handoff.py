@@ -66,6 +66,7 @@ class Handoff:
         self._window_closed = False
         self._not_ours = False  # handed off in the terminal: the browser is not ours
         self.human_commands: list[str] = []
+        self.human_actions: list[str] = []  # what they did in the page (core/capture)
         self._not_carried: list[str] = []  # what the window's tabs lack, said at handoff
         self._streak: dict[str, int] = {}
         self._poller: asyncio.Task[Any] | None = None
@@ -117,6 +118,7 @@ class Handoff:
         self.need_at_handoff = self.need
         self._window_closed = False
         self.human_commands = []
+        self.human_actions = []
         self._last_state = self.before_state
         session.hold_agents(f"the human has control: {reason}", "handoff")
         self._poller = asyncio.ensure_future(self._poll())
@@ -290,7 +292,9 @@ class Handoff:
         look goes to the agent first; a streak of failures asks for a person."""
         if self.active and source == "human":
             spec = command.spec
-            if spec is None or not spec.needs_person:  # what they did, not the handing
+            if result.data.get("captured"):  # done in the page, not typed: said as done
+                self.human_actions.append(result.output)
+            elif spec is None or not spec.needs_person:  # what they did, not the handing
                 self.human_commands.append(result.command)
         if source == "agent" and result.ok and command.name == "resume":
             self.note = None  # the agent resumed: its own result already says what changed

@@ -12,6 +12,7 @@ import asyncio
 import itertools
 import logging
 from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import BrowserContext, Playwright, async_playwright
@@ -58,6 +59,8 @@ class BrowserOwner:
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
         self._tab_ids = itertools.count(1)  # never reused, also across relaunches
+        # what else each context gets before its first page loads (core/capture's script)
+        self.preparers: list[Callable[[BrowserContext], Awaitable[None]]] = []
 
     async def start(self, headless: bool) -> BrowserContext:
         """Playwright, then the browser (launched, or attached to); its context prepared."""
@@ -123,6 +126,8 @@ class BrowserOwner:
                     and self.shared is None)
         await self.domains.install(context, self.engine, resolver)
         await self.network.apply(context, restoring=restoring)
+        for prepare in self.preparers:
+            await prepare(context)
 
     async def close(self) -> None:
         """The browser closed (attached: disconnected only, never closed), then Playwright."""

@@ -7,6 +7,7 @@ import itertools
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,9 @@ from ..base.errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, Comm
 from ..base.events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from ..handoff.handoff import Handoff
+from ..capture.capture import Capture
 from .after import AfterStep, Ran, after
+from .captured import CapturePort
 from .browser_owner import CLOSE_S, BrowserOwner
 from .context import Context
 from .holds import AgentHolds
@@ -110,6 +113,9 @@ class Session:
         self.switching = False  # relaunching the browser (handoff): its old pages close
         self.held_pages: list[Page] | None = None  # new pages no tab adopts (core/recycle.py)
         self.handoff = Handoff(self)
+        # called when the person closes the browser's window, which then ends the
+        # session instead of being relaunched (`cockpit record`)
+        self.window_ends: Callable[[], None] | None = None
         # the active tab's picture as it paints, while a view watches (core/live/)
         self.live_view = LiveView(lambda: self.active.page if self.active else None, self.bus)
         # `video start` / --video: the live view's frames into one file (core/live/video.py)
@@ -132,6 +138,11 @@ class Session:
             lambda result, ran: self.recovery.tell(result, ran.source),
             lambda result, ran: self.handoff.after_command(result, ran.source, ran.command),
         ]
+        # what a person does in the browser, as steps (core/capture): while they have
+        # control, or always (`capture.everything`: `cockpit record`)
+        self.capture = Capture(CapturePort(self.bus, self._ids, self.registry,
+                                           self.after_steps, self.handoff, lambda: self.tabs))
+        self.browser.preparers.append(self.capture.install)  # before any page loads
 
     # --- lifecycle ----------------------------------------------------------------------
     async def __aenter__(self) -> Session:
@@ -234,6 +245,7 @@ class Session:
         with tolerated("finishing the video", log):
             await self.video.close()
         await self.live_view.close()
+        await self.capture.close()  # the person's last actions are steps too
         await self.handoff.close()
         with tolerated("saving the trace", log):  # a stopped browser never answers
             await asyncio.wait_for(self.stop_trace(), CLOSE_S)
@@ -249,8 +261,11 @@ class Session:
     def browser_gone(self, context: BrowserContext) -> None:
         """The browser closed by itself (its window was closed, or it crashed or was
         killed): the end of a handoff in a window, else it is relaunched."""
-        if context is self.context and not self.switching and not self.closing \
-                and not self.handoff.browser_gone():
+        if context is not self.context or self.switching or self.closing:
+            return
+        if self.window_ends is not None:  # `cockpit record`: the person is done
+            self.window_ends()
+        elif not self.handoff.browser_gone():
             self.recovery.browser_died()
 
     # --- running commands ---------------------------------------------------------------
