@@ -156,7 +156,8 @@ async def probe(page: Page, since_ms: float, changes: bool | str = False,
                 frame: bool = True, click_id: str | None = None) -> dict[str, Any] | None:
     """What the page still has going for an action begun at `since_ms`; None when it
     cannot say (no init script, or a navigation replacing the document). `changes`: when
-    the page is quiet, the answer also holds the change tracker's (`changes`); "busy":
+    the page is quiet, or a socket's answer has come and no fetch is left, the answer
+    also holds the change tracker's (`changes`); "busy":
     even when it is not (the look is expected to be the last: a socket's quiet ends with
     it, and timers and animations then no longer count). `frame`:
     a DOM changed just now is given its frame before the answer (False: asked only for
