@@ -54,6 +54,7 @@ QUERY = """<!doctype html><html><head><title>Query</title></head><body><main>
 ASKS = APP.replace("<p id=status></p>", "<p id=status></p><button onclick=\"fetch('/ask', "
                    "{method: 'POST'})\">Ask</button>")
 SOCKETS: list[web.WebSocketResponse] = []
+BURSTS: list[asyncio.Task[None]] = []
 
 
 async def _asks(request: web.Request) -> web.Response:
@@ -68,7 +69,7 @@ async def _ask(request: web.Request) -> web.Response:
             for ws in [ws for ws in SOCKETS if not ws.closed]:  # (earlier pages' closed)
                 await ws.send_json(part)
             await asyncio.sleep(0.02)
-    asyncio.ensure_future(burst())
+    BURSTS.append(asyncio.ensure_future(burst()))  # (kept: a task is held weakly)
     return web.json_response({"ok": True})
 
 

@@ -141,6 +141,7 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
     # has rendered), what changed so far is snapshotted meanwhile, kept if the last look
     # finds nothing changed since (changes.update), else taken again.
     prepared: list[asyncio.Task[changes.Prepared | None]] = []
+    covered: list[int] = []  # how many answers each was started from
 
     def quiet() -> None:
         if before is None or tab.dialog is not None:
@@ -151,6 +152,7 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
             return  # nothing changed since those regions were asked for: still the page's
         if prepared:
             prepared.pop().cancel()
+        covered.append(len(watch.changes))
         prepared.append(asyncio.ensure_future(changes.prepare(tab, before,
                                                               list(watch.changes))))
     try:
@@ -174,6 +176,9 @@ async def _mutate(session: Session, ctx: Context, inv: Invocation) -> Outcome:
     if saved:
         outcome.data["downloads"] = saved
     incremental = session.incremental_diffs and not watch.navigated
+    if prepared and any(isinstance(a, dict) and a.get("regions")
+                        for a in watch.changes[covered[-1]:]):
+        prepared.pop().cancel()  # the page changed after they were asked for: taken again
     try:
         return await _with_diff(session, ctx, outcome, tabs_before, inv,
                                 watch if incremental else None,
