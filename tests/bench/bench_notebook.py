@@ -27,7 +27,7 @@ the regions kept, the popover check ~5, the needs check ~3, password masking ~2;
 38-43 ms with the `#App` region snapshotted after settling). The rest of the gap to 1.5x
 is the socket's quiet itself: Cockpit cannot know the answer is complete before it (raw
 knows the value it waits for), and a shorter one already misses the output on a loaded
-machine (1 round in ~10 at load 12+, before and after: a kernel pause longer than it).
+machine (~1 round in 20 at load 12+, before and after: a kernel pause longer than it).
 A region snapshot taken during the quiet also delays the app's handling of the messages
 still to come (same main thread): ~+8 ms on the quiet at load 3-4, more under heavy load.
 """
