@@ -10,16 +10,26 @@ most 1.5x). Each round's code differs, so each output is new.
 
 Measured (2026-11-26, 2 shared cores, 3 runs each, old and new code alternated): before
 3.50-3.51x (Cockpit 240 ms, raw 69 ms); after 1.91-2.05x (Cockpit 132-140 ms, raw 65-68
-ms; 213/112 ms on a loaded run). Where the ~135 ms go: the key press ~45 ms (raw pays it
-too: marimo handles Shift+Enter before keyup returns, and its output is in by then);
-settling ~60 ms after it (the kernel's last message ~10-20 ms after the press returns,
-then WS_RENDERED_QUIET_S, 40 ms, and the probes' step); the diff ~35 ms: a region
-snapshot of `#App` ~23 ms (Shift+Enter closes the editor's autocomplete listbox, a real
-change, whose place only `#App` holds), password masking ~3, the popover check ~5 (a
-listbox went), the needs check ~3. 1.5x (~100 ms) would need the region snapshot taken
-during the socket's quiet and kept when the last look finds nothing changed since, and
-a quiet of ~20 ms, which cuts marimo's slower bursts (pauses of 15-25 ms) on a loaded
-machine.
+ms; 213/112 ms on a loaded run).
+
+Then (later the same day, load 2-5, base and new alternated, 9 rounds each): before
+1.60-2.41x, median 2.07 of 6 runs (Cockpit 156-191 ms, raw 75-107 ms); after, the changed
+regions snapshotted while settling waits out the socket's quiet and kept when the last
+look finds nothing changed since (changes.prepare): 1.76-2.46x, median 1.79 of 3
+runs (Cockpit 126-236 ms, raw 71-116 ms). (With 12-30 agents' load on
+the 2 cores a run's ratio ranged 0.88-3.11 for either code: not comparable.) Where a cell
+run's time goes now (spans inside `press Shift+Enter`, medians of 12, load 3-4): the key
+press ~45 ms (raw pays it too); the kernel's last message 29-39 ms after it returns (raw
+sees the output at about that time and stops); settling ends 54-62 ms after that last
+message: WS_RENDERED_QUIET_S or twice the longest pause between marimo's messages (22 ms
+apart: 44-46 ms), and the looks' round trips; after settling 12-14 ms (the diff ~3 with
+the regions kept, the popover check ~5, the needs check ~3, password masking ~2; it was
+38-43 ms with the `#App` region snapshotted after settling). The rest of the gap to 1.5x
+is the socket's quiet itself: Cockpit cannot know the answer is complete before it (raw
+knows the value it waits for), and a shorter one already misses the output on a loaded
+machine (~1 round in 20 at load 12+, before and after: a kernel pause longer than it).
+A region snapshot taken during the quiet also delays the app's handling of the messages
+still to come (same main thread): ~+8 ms on the quiet at load 3-4, more under heavy load.
 """
 
 from __future__ import annotations

@@ -55,3 +55,54 @@ async def test_a_class_that_shows_a_sibling_through_css_shows_it_in_the_diff(s, 
     await ok(s, "snapshot -i")
     r = await ok(s, f"click {ref_of(s, 'button', 'Open')}")
     assert 'link "Panel link"' in r.output, r.output
+
+
+PARTS = "<p id=out>one</p><p id=other>still</p>"
+
+
+async def _changed(s, js: str) -> dict:
+    """Change the page, then ask its change tracker (as a settling probe does)."""
+    page = s.active.page
+    await page.evaluate(js)
+    return await page.evaluate(changes.QUERY_JS, False)
+
+
+async def test_regions_snapshotted_while_settling_are_kept_when_nothing_changed_since(
+        s, base, monkeypatch):
+    await ok(s, f"goto {base}" + page("regions-prepared", PARTS))
+    await ok(s, "snapshot -i")
+    tab, before = s.active, s.active.snapshot
+    answered = [await _changed(s, "document.getElementById('out').textContent = 'two'")]
+    prepared = await changes.prepare(tab, before, answered)
+    assert prepared is not None and prepared.upto == 1
+    taken: list[object] = []
+    original = changes._main_regions
+
+    async def spying(*args):
+        taken.append(args)
+        return await original(*args)
+
+    monkeypatch.setattr(changes, "_main_regions", spying)
+    got = await changes.update(tab, before, lambda value: None, answered, prepared=prepared)
+    assert got is not None
+    assert '"one" -> "two"' in got[1].text(), got[1].text()
+    assert not taken, "the regions were snapshotted again though nothing changed since"
+
+
+async def test_a_change_after_the_regions_were_snapshotted_is_in_the_diff(s, base):
+    # the app renders again after settling's look (a socket's last message): the regions
+    # snapshotted at that look are stale, and the diff says what the page shows now
+    await ok(s, f"goto {base}" + page("regions-prepared-stale", PARTS))
+    await ok(s, "snapshot -i")
+    tab, before = s.active, s.active.snapshot
+    answered = [await _changed(s, "document.getElementById('out').textContent = 'two'")]
+    prepared = await changes.prepare(tab, before, answered)
+    assert prepared is not None
+    answered.append(await _changed(s, "document.getElementById('out').textContent = 'three';"
+                                      "document.getElementById('other').textContent = 'now'"))
+    got = await changes.update(tab, before, lambda value: None, answered, final=True,
+                               prepared=prepared)
+    assert got is not None
+    text = got[1].text()
+    assert '"one" -> "three"' in text and '"still" -> "now"' in text, text
+    assert "two" not in text, text

@@ -49,6 +49,30 @@ QUERY = """<!doctype html><html><head><title>Query</title></head><body><main>
 <p id=out>nothing yet</p></main></body></html>"""
 
 
+# A notebook's cell run, as marimo's: the page asks over HTTP, and the answer comes over
+# the socket in a quick burst that the page renders part by part
+ASKS = APP.replace("<p id=status></p>", "<p id=status></p><button onclick=\"fetch('/ask', "
+                   "{method: 'POST'})\">Ask</button>")
+SOCKETS: list[web.WebSocketResponse] = []
+BURSTS: list[asyncio.Task[None]] = []
+
+
+async def _asks(request: web.Request) -> web.Response:
+    return web.Response(text=ASKS, content_type="text/html")
+
+
+async def _ask(request: web.Request) -> web.Response:
+    async def burst() -> None:
+        await asyncio.sleep(0.05)
+        for part in ({"status": "running"}, {"out": "answered"}, {"status": "idle"},
+                     {"status": "done"}):
+            for ws in [ws for ws in SOCKETS if not ws.closed]:  # (earlier pages' closed)
+                await ws.send_json(part)
+            await asyncio.sleep(0.02)
+    BURSTS.append(asyncio.ensure_future(burst()))  # (kept: a task is held weakly)
+    return web.json_response({"ok": True})
+
+
 async def _page(request: web.Request) -> web.Response:
     return web.Response(text=APP, content_type="text/html")
 
@@ -76,6 +100,16 @@ async def _stream(request: web.Request) -> web.WebSocketResponse:
     await ws.prepare(request)
     await asyncio.sleep(0.3)  # the app's first render comes a while after `load`
     await ws.send_json({"widgets": ["Run", "Other", "Rerun"]})
+    SOCKETS.append(ws)
+    try:
+        await _answer(ws)
+    finally:
+        SOCKETS.remove(ws)
+    return ws
+
+
+async def _answer(ws: web.WebSocketResponse) -> None:
+    """Answer what the page sends over its socket."""
     async for msg in ws:
         if msg.type == WSMsgType.TEXT and msg.data == "Rerun":
             # as Streamlit's rerun: "running" at once, which the page shows, and the
@@ -86,7 +120,6 @@ async def _stream(request: web.Request) -> web.WebSocketResponse:
         elif msg.type == WSMsgType.TEXT:
             await asyncio.sleep(0.15)  # the server works, then answers over the socket
             await ws.send_json({"out": f"ran {msg.data}"})
-    return ws
 
 
 async def _late_body(request: web.Request) -> web.StreamResponse:
@@ -106,7 +139,8 @@ async def socket_app():
     app.add_routes([web.get("/", _page), web.get("/config", _config),
                     web.get("/stream", _stream), web.get("/saves", _saves),
                     web.get("/save", _save), web.get("/late-body", _late_body),
-                    web.get("/query", _query)])
+                    web.get("/query", _query), web.get("/asks", _asks),
+                    web.post("/ask", _ask)])
     runner = web.AppRunner(app, shutdown_timeout=0.5)  # the page's socket stays open
     await runner.setup()
     with socket.socket() as sock:
@@ -161,3 +195,15 @@ async def test_a_fetch_whose_body_comes_late_is_followed_to_its_render(s, socket
     await ok(s, "snapshot -i")
     r = await ok(s, f"click {ref_of(s, 'button', 'Query')}")
     assert '"nothing yet" -> "Late row"' in r.output, r.output
+
+
+async def test_an_answer_in_a_burst_over_the_socket_is_in_the_result_to_its_end(s, socket_app):
+    # asked over HTTP, answered over the socket in parts 20 ms apart, each rendered: the
+    # changed parts are snapshotted while settling waits for the socket's quiet, and the
+    # parts that come after that are in the result too (as the page shows them at its end)
+    await ok(s, f"goto {socket_app}/asks")
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'button', 'Ask')}")
+    assert '"nothing yet" -> "answered"' in r.output, r.output
+    assert "done" in r.output and "running" not in r.output and "idle" not in r.output, \
+        r.output

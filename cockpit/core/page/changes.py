@@ -26,6 +26,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from playwright.async_api import Error as PlaywrightError
@@ -104,15 +105,58 @@ class Unplaceable(Exception):
     """A region's snapshot does not fit the tab's snapshot: take a full one."""
 
 
+@dataclass
+class Prepared:
+    """The main document's changed regions snapshotted while settling still waited
+    (`prepare`): those the first `upto` answers of the change tracker named, each
+    snapshotted after the last of those answers."""
+
+    base: Snapshot  # the snapshot they patch
+    upto: int
+    swaps: list[Swap]
+
+
+async def prepare(tab: Tracked, before: Snapshot, answered: list[dict[str, Any]]
+                  ) -> Prepared | None:
+    """Snapshot the regions the tracker's answers so far name, ahead of `update`: taken
+    while settling waits out a socket's quiet, they are kept when no answer after them
+    names a region (nothing changed since: `update`), else taken again. None when these
+    answers call for a full snapshot, or a region cannot be placed (`update` decides)."""
+    first = _joined(list(answered))
+    if isinstance(first, BaseException) or first["doc"] != before.doc or \
+            not first["base"] or first["global"] or not first["regions"]:
+        return None
+    try:
+        swaps = await _main_regions(tab.page.main_frame, before, first["regions"], tab.names)
+    except (Unplaceable, PlaywrightError) as exc:
+        log.debug("regions not prepared: %s", exc)
+        return None
+    finally:
+        # Playwright's ref map of the main frame may hold a region only from now on,
+        # whether or not `update` keeps these (a dialog may end the command first)
+        tab.partial_refs = True
+    return Prepared(before, len(answered), swaps)
+
+
+def _unchanged_since(prepared: Prepared | None, answers: list[Any]) -> bool:
+    """Whether the main frame's answers after `prepared.upto` (None: not asked) name
+    no region: its regions' snapshots are then the document as it is."""
+    return prepared is not None and prepared.upto <= len(answers) and all(
+        a is None or (not isinstance(a, BaseException) and "failed" not in a
+                      and not a["regions"]) for a in answers[prepared.upto:])
+
+
 async def update(tab: Tracked, before: Snapshot, learn: Callable[[str], None],
                  answered: list[dict[str, Any]] | None = None,
-                 final: bool = False) -> tuple[Snapshot, Diff] | None:
+                 final: bool = False, prepared: Prepared | None = None
+                 ) -> tuple[Snapshot, Diff] | None:
     """The tab's snapshot brought up to date from what changed since it was taken, and
     the diff; None when only a full snapshot will do (the caller takes it).
     `answered`: the main frame's answers to the query already given while settling
     (settle.Watch.changes); `final`: nothing can have changed since the last of them, so
     the main frame is not asked again; `learn`: told each secret value a field holds
-    (the session's redactor masks it from then on)."""
+    (the session's redactor masks it from then on); `prepared`: the regions of the first
+    answers, snapshotted while settling waited (`prepare`), kept if none changed since."""
     page = tab.page
     main = page.main_frame
     frames = [main, *(f for f in page.frames if f is not main)]
@@ -122,7 +166,8 @@ async def update(tab: Tracked, before: Snapshot, learn: Callable[[str], None],
                                         return_exceptions=True)
     if asked is not frames:
         states.insert(0, None)
-    first = _joined([*(answered or []), states[0]])
+    answers = [*(answered or []), states[0]]
+    first = _joined(answers)
     if isinstance(first, BaseException):
         log.debug("full snapshot: the page did not answer (%s)", first)
         return None
@@ -146,7 +191,9 @@ async def update(tab: Tracked, before: Snapshot, learn: Callable[[str], None],
         after = Snapshot(before.roots, url=url, title=title, doc=before.doc, refs=before.refs)
         return after, Diff(url=(before.url, url) if url != before.url else None)  # same refs
     try:
-        swaps = await _main_regions(main, before, first["regions"], tab.names)
+        swaps = prepared.swaps if prepared is not None and prepared.base is before and \
+            _unchanged_since(prepared, answers) else \
+            await _main_regions(main, before, first["regions"], tab.names)
         swaps += await _frame_regions(changed_frames, before, swaps, tab.names)
     except (Unplaceable, PlaywrightError) as exc:
         log.debug("full snapshot: %s", exc)
@@ -194,14 +241,25 @@ Swap = tuple[Node, list[Node], dict[str, Node], bool]  # old node, new roots, re
 async def _main_regions(frame: Frame, before: Snapshot, regions: list[list[Any]], names: RefNames
                         ) -> list[Swap]:
     """Snapshot each changed region of the main document, climbing to a parent when its
-    root is not an element of the tab's snapshot (it was hidden, or renamed: new ref)."""
+    root is not an element of the tab's snapshot (it was hidden, or renamed: new ref).
+    The regions' first snapshots are asked for at once (their round trips overlap), and
+    parsed in order (new refs are named in the order of the regions, as before)."""
+    first = await asyncio.gather(*(frame.locator(path).aria_snapshot(
+        mode="ai", timeout=REGION_TIMEOUT_MS) for path, depth in regions if depth > 0),
+        return_exceptions=True)
+    texts = iter(first)
     swaps: list[Swap] = []
     for path, depth in regions:
         locator = frame.locator(path)
         for climb in range(min(CLIMBS, depth)):
             if climb:
                 locator = locator.locator("xpath=..")
-            text = await locator.aria_snapshot(mode="ai", timeout=REGION_TIMEOUT_MS)
+                text: str | BaseException = await locator.aria_snapshot(
+                    mode="ai", timeout=REGION_TIMEOUT_MS)
+            else:
+                text = next(texts)
+            if isinstance(text, BaseException):
+                raise text
             refs: dict[str, Node] = {}
             roots = parse(text, refs, names)
             root = roots[0] if len(roots) == 1 else None

@@ -138,13 +138,32 @@ async def _mutate(session: Engine, ctx: Context[Engine], inv: Invocation) -> Out
     def loaded() -> None:
         if session.incremental_diffs and not early and tab.dialog is None:
             early.append(asyncio.ensure_future(_snapshot_quietly(tab)))
+    # Likewise, when only a socket's quiet is left to wait out (a websocket app's answer
+    # has rendered), what changed so far is snapshotted meanwhile, kept if the last look
+    # finds nothing changed since (changes.update), else taken again.
+    prepared: list[asyncio.Task[changes.Prepared | None]] = []
+    covered: list[int] = []  # how many answers each was started from
+
+    def quiet() -> None:
+        if before is None or tab.dialog is not None:
+            return
+        last = watch.changes[-1] if watch.changes else None
+        if prepared and isinstance(last, dict) and not last.get("regions") \
+                and "failed" not in last:
+            return  # nothing changed since those regions were asked for: still the page's
+        if prepared:
+            prepared.pop().cancel()
+        covered.append(len(watch.changes))
+        prepared.append(asyncio.ensure_future(changes.prepare(tab, before,
+                                                              list(watch.changes))))
     try:
         outcome = await inv.spec.handler(ctx, inv)
         if not isinstance(outcome, Outcome):
             outcome = Outcome("" if outcome is None else str(outcome))
-        note = await settle(tab.page, watch, on_load=loaded)
+        note = await settle(tab.page, watch, on_load=loaded,
+                            on_quiet=quiet if watch.wants_changes else None)
     except BaseException:
-        for task in early:
+        for task in [*early, *prepared]:
             task.cancel()
         raise
     finally:
@@ -158,9 +177,17 @@ async def _mutate(session: Engine, ctx: Context[Engine], inv: Invocation) -> Out
     if saved:
         outcome.data["downloads"] = saved
     incremental = session.incremental_diffs and not watch.navigated
-    return await _with_diff(session, ctx, outcome, tabs_before, inv,
-                            watch if incremental else None,
-                            (early[0], before) if early else None, watch)
+    if prepared and any(isinstance(a, dict) and a.get("regions")
+                        for a in watch.changes[covered[-1]:]):
+        prepared.pop().cancel()  # the page changed after they were asked for: taken again
+    try:
+        return await _with_diff(session, ctx, outcome, tabs_before, inv,
+                                watch if incremental else None,
+                                (early[0], before) if early else None, watch,
+                                prepared[0] if prepared and incremental else None)
+    finally:
+        for task in prepared:
+            task.cancel()  # (done: a no-op) not wanted, or given up on
 
 
 def _dialog_opened(tab: Tab) -> Outcome:
@@ -189,11 +216,13 @@ async def _snapshot_quietly(tab: Tab) -> Snapshot | None:
 async def _with_diff(session: Engine, ctx: Context[Engine], outcome: Outcome,
                      tabs_before: list[Tab], inv: Invocation, incremental: Watch | None,
                      early: tuple[asyncio.Task[Snapshot | None], Snapshot | None] | None = None,
-                     watch: Watch | None = None) -> Outcome:
+                     watch: Watch | None = None,
+                     prepared: asyncio.Task[changes.Prepared | None] | None = None) -> Outcome:
     """The result's text and data: the action's own line, notes, new and closed tabs,
     a refused submission, and the diff of the active tab (after a new page: where it is
     and what it says first). `incremental`: the action's watch when the diff may come from
-    what changed (no navigation), else None: a full snapshot. `watch`: the action's."""
+    what changed (no navigation), else None: a full snapshot. `watch`: the action's.
+    `prepared`: its changed regions, snapshotted while settling waited (_mutate)."""
     lines = [outcome.output] if outcome.output else []
     lines += ctx.notes
     for tab in session.tabs:
@@ -220,7 +249,8 @@ async def _with_diff(session: Engine, ctx: Context[Engine], outcome: Outcome,
         early = None
     before = early[1] if early is not None else active.snapshot
     after, d = await (_update_after_early(active, *early) if early is not None else
-                      _update(active, incremental if active is ctx.tab else None))
+                      _update(active, incremental if active is ctx.tab else None,
+                              prepared if active is ctx.tab else None))
     data = dict(outcome.data)
     data["tab"] = active.info()
     if refused:
@@ -255,15 +285,18 @@ async def _with_diff(session: Engine, ctx: Context[Engine], outcome: Outcome,
                              before if same else None)
 
 
-async def _update(tab: Tab, watch: Watch | None) -> tuple[Snapshot | None, Diff | None]:
+async def _update(tab: Tab, watch: Watch | None,
+                  prepared: asyncio.Task[changes.Prepared | None] | None = None
+                  ) -> tuple[Snapshot | None, Diff | None]:
     """The tab's snapshot after an action and its diff: from what changed (changes.py)
-    when it can tell (`watch`: what settling learnt of it), else from a full snapshot.
-    None, None while a dialog is open."""
+    when it can tell (`watch`: what settling learnt of it; `prepared`: the regions it
+    snapshotted meanwhile), else from a full snapshot. None, None while a dialog is open."""
     before = tab.snapshot
     if tab.dialog is not None:
         return None, None
     if watch is not None and before is not None:
-        got = await _brought_up_to_date(tab, before, watch)
+        regions = await prepared if prepared is not None else None
+        got = await _brought_up_to_date(tab, before, watch, regions)
         if got is not None:
             got[0].follow(before, got[1].moved)
             return got
@@ -286,14 +319,15 @@ async def _update_after_early(tab: Tab, early: asyncio.Task[Snapshot | None],
     return got[0], d
 
 
-async def _brought_up_to_date(tab: Tab, base: Snapshot, watch: Watch | None = None
+async def _brought_up_to_date(tab: Tab, base: Snapshot, watch: Watch | None = None,
+                              prepared: changes.Prepared | None = None
                               ) -> tuple[Snapshot, Diff] | None:
     """`base` patched with what changed since it was taken (changes.py), made the tab's,
     and the diff from it; None when only a full snapshot will do."""
     try:
         got = await changes.update(tab, base, tab.session.redactor.learn_value,
                                    watch.changes if watch else None,
-                                   watch is not None and watch.changes_final)
+                                   watch is not None and watch.changes_final, prepared)
     except PlaywrightError as exc:  # the page went away mid-way: a full look decides
         log.debug("incremental diff gave up: %s", exc)
         return None

@@ -156,7 +156,8 @@ async def probe(page: Page, since_ms: float, changes: bool | str = False,
                 frame: bool = True, click_id: str | None = None) -> dict[str, Any] | None:
     """What the page still has going for an action begun at `since_ms`; None when it
     cannot say (no init script, or a navigation replacing the document). `changes`: when
-    the page is quiet, the answer also holds the change tracker's (`changes`); "busy":
+    the page is quiet, or a socket's answer has come and no fetch is left, the answer
+    also holds the change tracker's (`changes`); "busy":
     even when it is not (the look is expected to be the last: a socket's quiet ends with
     it, and timers and animations then no longer count). `frame`:
     a DOM changed just now is given its frame before the answer (False: asked only for
@@ -236,10 +237,15 @@ async def _until_closed(page: Page, watch: Watch, cap: float = CLOSE_CAP_S) -> N
 
 
 async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_CAP_S,
-                 on_load: Callable[[], None] | None = None) -> str:
+                 on_load: Callable[[], None] | None = None,
+                 on_quiet: Callable[[], None] | None = None) -> str:
     """Wait for the action's effects; return a note when we gave up waiting, else ''.
     `on_load`: called when a navigation's new document has loaded, before the waits for
-    what it does next (the caller starts its snapshot then: execute._mutate)."""
+    what it does next (the caller starts its snapshot then: execute._mutate). `on_quiet`:
+    called when a look found the page's DOM still and the change tracker answered
+    (`watch.changes`), and only a socket's quiet is left to wait out: the next look most
+    likely ends settling, so the caller may start its snapshot of what changed meanwhile
+    (execute._mutate; changes.update keeps it if nothing changed since)."""
     start = time.monotonic()
     deadline, chain_end = start + cap, start + CHAIN_CAP_S
     note, scripted, nav_asked, last_look = "", True, 0.0, False
@@ -300,6 +306,8 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float = 
             break
         # waiting only for a socket's quiet: the next look most likely ends it
         last_look = state.get("wsIn", -1) >= 0 and not state["fetches"]
+        if last_look and on_quiet is not None and "changes" in state:
+            on_quiet()
         await asyncio.sleep(delay)
     else:
         note = "the page was still busy after the action"

@@ -325,7 +325,11 @@ async ([since, limit, quietMs, changes, clickId]) => {
     out = state();
   }
   const quiet = !busy(out) && (out.mutated < 0 || out.mutated >= quietMs || out.framed);
-  if (changes === 'busy' || (changes && quiet)) {
+  // A socket's answer has come (its fetches over): what changed so far is asked for even
+  // while the page's timers run, so that it can be snapshotted while settling waits out
+  // the socket's quiet (settle.py's on_quiet); later changes are in later answers.
+  const answering = out.wsIn >= 0 && !out.fetches;
+  if (changes === 'busy' || (changes && (quiet || answering))) {
     try { out.changes = (__QUERY__)(false); }
     catch (e) { out.changes = {failed: String(e)}; }  // Python takes a full snapshot
   }
