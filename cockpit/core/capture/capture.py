@@ -26,6 +26,7 @@ from playwright.async_api import Error as PlaywrightError
 from ..base import events as ev
 from ..base.logs import spawn
 from ..base.sources import HUMAN
+from ..language.registry import REGISTRY
 from .capture_js import BINDING, capture_script
 
 if TYPE_CHECKING:
@@ -42,7 +43,6 @@ COMMAND_SLACK_S = 0.005  # Date.now() is in whole ms: an event this close to a c
 SPANS_KEPT = 50
 TELL_S = 2.0  # a page told whether to capture answers in this long, or is not waited for
 REF = "e1"  # the one ref a captured step names: its element is in the step's targets
-ACTIONS = frozenset({"click", "dblclick", "fill", "select", "check", "uncheck", "press"})
 
 
 class CaptureHost(Protocol):
@@ -164,7 +164,8 @@ class Capture:
         if source.get("frame") is not page.main_frame:  # refs of frames: not yet
             log.debug("capture: an action in a frame is not captured")
             return
-        if action.get("kind") not in ACTIONS:
+        spec = REGISTRY.get(str(action.get("kind")))
+        if spec is None or not spec.captured:  # the registry says which actions are steps
             return
         at = float(action.get("t") or 0) / 1000 or time.time()
         if self._ours(at):

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 T = Arg("target", "@ref from `snapshot`, or a CSS selector", kind=TARGET)
 
 
-@command("click", "interact", "Click an element.", args=(T,), mutates=True,
+@command("click", "interact", "Click an element.", args=(T,), mutates=True, captured=True,
          flags=(Flag("--right", help="right-click"),
                 Flag("--modifiers", help="keys held, e.g. Shift or Control+Shift",
                      value="KEYS")),
@@ -48,7 +48,8 @@ async def click(ctx: CommandContext, a: Invocation) -> Outcome:
     return Outcome(f"clicked {ctx.named(a.target)}")
 
 
-@command("dblclick", "interact", "Double-click an element.", args=(T,), mutates=True)
+@command("dblclick", "interact", "Double-click an element.", args=(T,), mutates=True,
+         captured=True)
 async def dblclick(ctx: CommandContext, a: Invocation) -> Outcome:
     await ctx.on(a.target, lambda loc: loc.dblclick(timeout=ctx.timeout))
     return Outcome(f"double-clicked {ctx.named(a.target)}")
@@ -57,7 +58,7 @@ async def dblclick(ctx: CommandContext, a: Invocation) -> Outcome:
 @command("fill", "interact", "Replace the text of a field (input, textarea, contenteditable).",
          args=(T, Arg("text", "the new value; quote it if it has spaces")), mutates=True,
          examples=('fill @e4 "jane@example.com"', "fill '#q' cockpit"), typed_text="text",
-         tool="browser_fill")
+         tool="browser_fill", captured=True)
 async def fill(ctx: CommandContext, a: Invocation) -> Outcome:
     done = f"filled {ctx.named(a.target)}"
     tab = ctx.needs_tab()
@@ -123,7 +124,8 @@ async def type_(ctx: CommandContext, a: Invocation) -> Outcome:
          args=(Arg("key", "Enter, Tab, Escape, ArrowDown, Control+a ...", kind=KEY),
                Arg("target", "where to press it (default: the focused element)", kind=TARGET,
                    optional=True)),
-         mutates=True, examples=("press Enter", "press Control+a @e4"), tool="browser_press")
+         mutates=True, examples=("press Enter", "press Control+a @e4"), tool="browser_press",
+         captured=True)
 async def press(ctx: CommandContext, a: Invocation) -> Outcome:
     try:
         if a.target:
@@ -154,13 +156,14 @@ async def focus(ctx: CommandContext, a: Invocation) -> Outcome:
 
 
 @command("check", "interact", "Tick a checkbox or choose a radio button.", args=(T,),
-         mutates=True)
+         mutates=True, captured=True)
 async def check(ctx: CommandContext, a: Invocation) -> Outcome:
     await _set_checked(ctx, a.target, True)
     return Outcome(f"checked {ctx.named(a.target)}")
 
 
-@command("uncheck", "interact", "Untick a checkbox.", args=(T,), mutates=True)
+@command("uncheck", "interact", "Untick a checkbox.", args=(T,), mutates=True,
+         captured=True)
 async def uncheck(ctx: CommandContext, a: Invocation) -> Outcome:
     await _set_checked(ctx, a.target, False)
     return Outcome(f"unchecked {ctx.named(a.target)}")
@@ -237,7 +240,8 @@ MATCH_OPTIONS_JS = """(el, wanted) => el.tagName !== 'SELECT' ? null : [...el.op
 
 @command("select", "interact", "Choose option(s) of a <select> by value or label.",
          args=(T, Arg("options", "option values or labels", variadic=True)), mutates=True,
-         examples=("select @e8 Green", 'select "#size" S M'), tool="browser_select")
+         examples=("select @e8 Green", 'select "#size" S M'), tool="browser_select",
+         captured=True)
 async def select(ctx: CommandContext, a: Invocation) -> Outcome:
     async def choose(loc: Locator) -> list[list[Any]]:
         # JSON from the page: [value, label, whether it was named by its value] each

@@ -118,6 +118,8 @@ class CommandSpec:
     - `session_control`: controls what the session itself captures (a trace, a video),
       not a step of the walkthrough: recorded, but replay and export leave it out (a
       replay would overwrite the files the recorded session made).
+    - `captured`: a person's action in the browser that capture (core/capture) turns into
+      this command's step (click, fill, select...), with its element by role and name.
     - `asserts`: checks that something holds and fails when it does not (`expect`): replay
       reports its failures apart from divergences, and an exported test asserts it.
     - `leaves_page`: loads another document in its tab (goto): a new tab's blank page
@@ -153,6 +155,7 @@ class CommandSpec:
     switches_tab: bool = False
     asserts: bool = False
     session_control: bool = False
+    captured: bool = False
     tool: str | None = None
     leaves_page: bool = False
 
@@ -348,7 +351,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             bypasses_queue: bool = False, interrupts: bool = False,
             waits_for: tuple[str, ...] = (), switches_tab: bool = False,
             asserts: bool = False, session_control: bool = False, tool: str | None = None,
-            leaves_page: bool = False,
+            leaves_page: bool = False, captured: bool = False,
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
     """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
     The behaviour flags are documented on `CommandSpec`."""
@@ -362,7 +365,7 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             secret_args=tuple(secret_args), read_only=read_only,
             bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for),
             switches_tab=switches_tab, asserts=asserts, session_control=session_control,
-            tool=tool, leaves_page=leaves_page))
+            tool=tool, leaves_page=leaves_page, captured=captured))
         return handler
 
     return register
