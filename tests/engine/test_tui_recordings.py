@@ -39,6 +39,9 @@ async def test_browse_a_recording_then_walk_through_it(s, site, tmp_path, monkey
         assert files.row_count == 2
         names = [str(files.get_cell_at((r, 0))) for r in range(2)]
         files.move_cursor(row=names.index("walk.jsonl"))
+        # Enter goes to the focused widget: the list takes the focus as the screen mounts,
+        # which a loaded machine may not have done yet when a test (not a person) types
+        await until(pilot, lambda: files.has_focus)
         await pilot.press("enter")
         steps = app.screen.query_one("#recording-steps", DataTable)
         await until(pilot, lambda: steps.row_count == 3)
@@ -72,6 +75,7 @@ async def record_a_sign_in(s, site, path) -> None:
 async def open_walk(app, pilot) -> None:
     await pilot.press("f12")
     await until(pilot, lambda: isinstance(app.screen, RecordingsScreen))
+    await until(pilot, lambda: app.screen.query_one("#recordings-list", DataTable).has_focus)
     await pilot.press("enter")  # the only recording
 
 
@@ -133,6 +137,8 @@ async def test_the_walkthrough_stops_at_a_step_on_the_wrong_page(s, site, tmp_pa
     async with app.run_test(size=(180, 50)) as pilot:
         await pilot.press("f12")
         await until(pilot, lambda: isinstance(app.screen, RecordingsScreen))
+        await until(pilot, lambda: app.screen.query_one("#recordings-list",
+                                                        DataTable).has_focus)
         await pilot.press("enter")
         steps = app.screen.query_one("#recording-steps", DataTable)
         await until(pilot, lambda: steps.row_count == 4)

@@ -103,7 +103,8 @@ async def goto(ctx: CommandContext, a: Invocation) -> Outcome:
 
 async def _go(page: Page, url: str) -> Response | None:
     """page.goto, through what can cut into it: an error page from an earlier failed load
-    still arriving (waited for, then the goto is asked again), or, with a second Fetch
+    still arriving, which interrupts or aborts it (waited for, then the goto is asked
+    again), or, with a second Fetch
     interception on the page (the redirect guard of policy/redirects.py), Chromium
     restarting the very navigation asked for (that navigation is the goto's)."""
     for attempt in range(3):
@@ -111,6 +112,9 @@ async def _go(page: Page, url: str) -> Response | None:
             return await page.goto(url, wait_until="commit", timeout=NAVIGATION_TIMEOUT_MS)
         except PlaywrightError as exc:
             other = _cut_in(str(exc))
+            if other is None and "net::ERR_ABORTED" in str(exc) and attempt == 0 \
+                    and page.url.startswith("chrome-error:"):
+                other = page.url  # aborted as the last failed load's error page came in
             if other is None or attempt == 2:
                 raise
             if _same_url(other, url):
