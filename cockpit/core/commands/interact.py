@@ -67,14 +67,29 @@ async def fill(ctx: CommandContext, a: Invocation) -> Outcome:
     if selector is not None and tab.snapshot is not None:
         field = await quick_fill.select_ref(ctx.page, selector, tab.snapshot.doc)
     if field is None:  # a selector, or a field the page did not take at once: checked
-        return await _into(ctx, a.target, lambda loc: loc.fill(a.text, timeout=ctx.timeout),
-                           done)
+        return await _into(ctx, a.target, lambda loc: _fill(loc, a.text, ctx.timeout), done)
     secret = {"secret": True} if field["password"] else {}
     try:
-        await quick_fill.insert(ctx.page, a.text)
+        await quick_fill.insert(ctx.page, a.text, select_all=field["keys"])
     except PlaywrightError as exc:
         raise CommandError(f"{ctx.describe(a.target)}: {first_line(exc)}", data=secret) from None
     return Outcome(done, secret)
+
+
+# A textarea or an editing host is first selected with the keyboard: a code editor's own
+# select-all (its input textarea holds none of its text; see quick_fill's docstring).
+SELECTED_BY_KEYS_JS = "e => e.localName === 'textarea' || (e.isContentEditable && " \
+    "!(e.parentElement && e.parentElement.isContentEditable))"
+
+
+async def _fill(locator: Locator, text: str, timeout: float) -> None:
+    try:
+        by_keys = bool(await locator.evaluate(SELECTED_BY_KEYS_JS, timeout=min(timeout, 1000)))
+    except PlaywrightError:  # not there yet: `fill` waits for it and says what is wrong
+        by_keys = False
+    if by_keys:
+        await locator.press("ControlOrMeta+A", timeout=timeout)
+    await locator.fill(text, timeout=timeout)
 
 
 # A password field's value must never reach a recording: the step says so in its data,
