@@ -36,3 +36,28 @@ async def test_fill_by_selector_replaces_it_too(s, explorer):
     assert await editor_text(s) == "select 2"
     await ok(s, "fill '.CodeMirror textarea' ''")
     assert await editor_text(s) == ""
+
+
+async def test_a_recorded_editor_fill_replays_and_its_export_selects_with_the_keys(
+        s, explorer, tmp_path):
+    """The recording says the fill selected with the keys; the export does the same, so
+    the exported test runs the query that was recorded (Playwright's `fill` alone put it in
+    front of the old one, and the test failed on the URL)."""
+    from cockpit.record import export
+    from cockpit.record.reader import read
+    from cockpit.record.recorder import Recorder
+
+    path = tmp_path / "walk.jsonl"
+    recorder = Recorder(s, path).start()
+    try:
+        await ok(s, f"goto {explorer}/shop?sql=select+1")
+        await ok(s, "snapshot -i")
+        await ok(s, f'fill {ref_of(s, "textbox", "")} "select 2"')
+    finally:
+        recorder.close()
+    recording = read(path)
+    fill = [step for step in recording.steps if step["command"].startswith("fill")]
+    assert fill and fill[0].get("select_all") is True, recording.steps
+    assert not recording.problems
+    code = export.to_pytest(recording, "walk")
+    assert code.index(".press('ControlOrMeta+a')") < code.index(".fill('select 2')")
