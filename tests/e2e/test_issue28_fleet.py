@@ -58,6 +58,7 @@ cockpit exec fill '#password' "$PASSWORD" > /dev/null
 cockpit exec click 'button[type=submit]' > /dev/null
 cockpit exec fill '#code' "$CODE" > /dev/null
 cockpit exec click 'button[type=submit]' > "$OUT/$NAME.challenge"
+cockpit exec snapshot -i > /dev/null
 while :; do
   cockpit exec url >> "$OUT/$NAME.waited"
   case "$(tail -n 1 "$OUT/$NAME.waited")" in
@@ -114,13 +115,23 @@ async def wait_file(path: Path, who: Served, timeout: float = 90.0) -> str:
     return path.read_text()
 
 
+def sent_once_written(raw: Path, text: str) -> str:
+    """The terminal's bytes, once tmux has piped out those that hold `text` (the pane
+    is drawn before its pipe's reader has written)."""
+    end = time.monotonic() + 10
+    while text not in (sent := raw.read_bytes().decode("utf-8", "replace")):
+        assert time.monotonic() < end, sent[-3000:]
+        time.sleep(0.1)
+    return sent
+
+
 class Crew:
     """Ten MCP clients on one `cockpit mcp --port`, each named after itself: each goes to
     a page of its own and sets a cookie there, and once all ten have, each reads where it
     is and which cookies it sees; they stay connected (their sessions live) until told."""
 
-    def __init__(self, url: str, token: str) -> None:
-        self.url, self.token = url, token
+    def __init__(self, url: str, token: str, site: str) -> None:
+        self.url, self.token, self.site = url, token, site
         self.seeded: set[int] = set()
         self.seen: dict[int, tuple[str, str]] = {}
         self.all_seeded = asyncio.Event()
@@ -129,7 +140,7 @@ class Crew:
 
     async def one(self, i: int) -> None:
         async with client(self.url, self.token, f"crew-{i}") as connected:
-            await call(connected, "browser_navigate", url=f"{SITE_URL[0]}/?crew={i}")
+            await call(connected, "browser_navigate", url=f"{self.site}/?crew={i}")
             await call(connected, "browser_run", command=f"js document.cookie = 'crew={i}'")
             self.seeded.add(i)
             if len(self.seeded) == CLIENTS:
@@ -154,21 +165,17 @@ class Crew:
 
 
 @asynccontextmanager
-async def crewed(url: str, token: str):
+async def crewed(url: str, token: str, site: str):
     """The ten MCP clients, getting going meanwhile; gone before their server is."""
-    crew = Crew(url, token)
+    crew = Crew(url, token, site)
     try:
         yield crew
     finally:
         await crew.close()
 
 
-SITE_URL: list[str] = []  # the demo site's, for the crew
-
-
 async def test_a_fleet_watched_called_once_handed_over_and_ten_mcp_clients(
         no_display, sessions, sshd, site, tmp_path):  # noqa: F811
-    SITE_URL[:] = [site.url]
     out = tmp_path / "out"
     out.mkdir()
     told = tmp_path / "told.txt"
@@ -203,7 +210,8 @@ async def test_a_fleet_watched_called_once_handed_over_and_ten_mcp_clients(
                    watch_env, tmp_path / "watch-status")
         # the terminal's bytes as the watch wrote them (tmux itself swallows OSC 9 / 777)
         tmux.tmux("pipe-pane", "-O", "-t", tmux.name, f"cat >> {shlex.quote(str(raw))}")
-        async with mcp_server("--no-record") as (_, url, token, _), crewed(url, token) as crew:
+        async with mcp_server("--no-record") as (_, url, token, _), \
+                crewed(url, token, site.url) as crew:  # the ten get going meanwhile
 
             # the three, the far one named after its host, each with its agent at work
             far = "127.0.0.1:ledger"
@@ -223,8 +231,11 @@ async def test_a_fleet_watched_called_once_handed_over_and_ten_mcp_clients(
             await wait_screen(tmux, "zeta first, needing a person", lambda s: (
                 "1 NEED A HUMAN" in s and "! captcha" in s and
                 first_line_of(s, "zeta") < min(first_line_of(s, n) for n in (far, "atlas"))))
-            await asyncio.sleep(3)  # what the watch writes meanwhile: no second call
-            sent = raw.read_bytes().decode("utf-8", "replace")
+            # the agent looks again (the page says its need again) and waits: once the
+            # watch shows its waiting, it has had every event since, and called no more
+            await wait_screen(tmux, "zeta's agent waiting", lambda s: re.search(
+                r"zeta\s+headless\s+agent\s+running\s+url\s", s))
+            sent = await asyncio.to_thread(sent_once_written, raw, "zeta needs a human: captcha")
             # called once for the CAPTCHA: the bell, OSC 9 and OSC 777, and --notify; the
             # one-time code page on the way (which its agent passed by itself) was a need
             # of its own, called once too; nobody else was called
