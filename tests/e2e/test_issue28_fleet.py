@@ -160,8 +160,13 @@ class Crew:
             await asyncio.sleep(0.2)
 
     async def close(self) -> None:
+        """They leave; one that has not within a minute is cancelled (never a hang)."""
         self.leave.set()
+        _, stuck = await asyncio.wait(self.runs, timeout=60)
+        for run in stuck:
+            run.cancel()
         await asyncio.gather(*self.runs, return_exceptions=True)
+        assert not stuck, f"{len(stuck)} MCP client(s) did not leave within a minute"
 
 
 @asynccontextmanager
@@ -292,6 +297,20 @@ async def test_a_fleet_watched_called_once_handed_over_and_ten_mcp_clients(
                 re.search(rf"crew-{i}\s+headless\s+agent\s+no agent\s+js document.cookie", s)
                 for i in range(CLIENTS)), 60)
             assert f"{CLIENTS + 3} live session(s)" in tmux.screen(), tmux.screen()
+
+            # the far session is a row like the others: Enter opens its cockpit through
+            # ssh (its log, its agent at work there), Escape comes back
+            tmux.keys(*["Up"] * (CLIENTS + 3))
+            await wait_screen(tmux, "the cursor on the far session", lambda s: re.search(
+                rf"^ {re.escape(far)} · 127\.0\.0\.1:", s, re.M))
+            tmux.keys("Enter")
+            await wait_screen(tmux, "the far session's cockpit", lambda s: "Command log" in s
+                              and "session ledger" in s and re.search(
+                                  r"agent\s+goto http://127\.0\.0\.1:\d+/p", s)
+                              and "Agent: running" in s)
+            tmux.keys("Escape")
+            await wait_screen(tmux, "the watch again", lambda s: "Command log" not in s
+                              and f"{CLIENTS + 3} live session(s)" in s)
 
             # the other two agents finish too, the far one's seen through ssh
             (out / "finish").touch()
