@@ -63,7 +63,7 @@ async def run_lines(args: argparse.Namespace, *, first_url: str | None = None,
     try:
         async with live:
             if agent:
-                live.session.bus.subscribe(_agent_to_stderr)
+                live.session.bus.subscribe(agent_to_stderr)
             code = await _loop(live, stream, args, first_url)
         # every step ran, but their record is not whole: a script must not take it for
         # a good run (the error was said on stderr when it happened)
@@ -106,8 +106,8 @@ async def _loop(live: LiveSession, stream: IO[str], args: argparse.Namespace,
             return EXIT_UNREACHABLE
 
 
-def _agent_to_stderr(event: Event) -> None:
-    """--plain has no agent pane: the agent's output and state go to stderr."""
+def agent_to_stderr(event: Event) -> None:
+    """--plain and serve have no agent pane: the agent's output and state go to stderr."""
     from ..control.agent_process import describe
     from ..core import events as ev
     if event.kind == ev.AGENT_OUTPUT:

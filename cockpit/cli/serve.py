@@ -15,6 +15,9 @@ from .options import add_session_options, configure_logging, live_from_args
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", nargs="?", help="a URL to open first")
+    parser.add_argument("--agent", metavar="CMD",
+                        help="start CMD (a shell command) as the session's agent: it finds "
+                             "the session through $COCKPIT_SOCKET; its output goes to stderr")
     add_session_options(parser)
 
 
@@ -27,12 +30,17 @@ async def serve(args: argparse.Namespace) -> int:
     from .live import OPEN_ERRORS, stop_signals, tell
     face = "cockpit serve"
     try:
-        live = live_from_args(args)  # checks the name against the socket directory's path
+        # checks the name against the socket directory's path
+        live = live_from_args(args, agent=args.agent)
     except OPEN_ERRORS as exc:
         return failed(face, exc)
     session = live.session
-    # no TUI here: say on stderr who was turned away and when a person is needed
+    # no TUI here: say on stderr who was turned away and when a person is needed, and
+    # what the agent says (a fleet of headless sessions, each with its agent, for `watch`)
     session.bus.subscribe(tell)
+    if args.agent:
+        from .run import agent_to_stderr
+        session.bus.subscribe(agent_to_stderr)
     with stop_signals() as stop:
         try:
             await live.start()

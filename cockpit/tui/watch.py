@@ -159,15 +159,18 @@ class WatchApp(App[str | None]):
         if not tables:  # a change that came as the watch was closing: nothing to draw
             return
         table = tables.first()
-        wide = self.size.width >= WIDE
-        if wide != self._wide:
-            self._columns(table, wide)
-        else:
-            table.clear()
-        rows = self.monitor.rows()
-        now = time.time()
-        for row in rows:
-            table.add_row(*self.cells(row, now, wide), key=row.socket)
+        # The table's own RowHighlighted messages while it is rebuilt here (its first row
+        # added, the cursor put back) are not a person's move: handled after a later
+        # redraw has reordered the rows, one would pin the cursor on a session nobody
+        # chose, and Enter would attach to it.
+        with self.prevent(DataTable.RowHighlighted):
+            rows = self._fill(table)
+            # the cursor stays on the session a person moved it to; else on the first
+            # row, the one that most needs a person
+            index = next((i for i, r in enumerate(rows) if r.socket == self.selected), 0)
+            if rows:
+                self._placed = rows[index].socket
+                table.move_cursor(row=index)
         needing = sum(r.needs_person for r in rows)
         banner = self.query_one("#banner", Static)
         banner.set_class(needing > 0, "-needs")
@@ -178,13 +181,20 @@ class WatchApp(App[str | None]):
             f"{len(rows)} live session(s) · Enter attaches, Escape comes back · q quits"
             if rows else "no live sessions of yours yet: start one with `cockpit serve` or "
                          "`cockpit`; they appear here as they start") + notes))
-        # the cursor stays on the session a person moved it to; else on the first row,
-        # the one that most needs a person
-        index = next((i for i, r in enumerate(rows) if r.socket == self.selected), 0)
-        if rows:
-            self._placed = rows[index].socket
-            table.move_cursor(row=index)
         self._show_detail(rows[index] if rows else None)
+
+    def _fill(self, table: DataTable[Any]) -> list[SessionRow]:
+        """The table anew, from the monitor's rows (those that need a person first)."""
+        wide = self.size.width >= WIDE
+        if wide != self._wide:
+            self._columns(table, wide)
+        else:
+            table.clear()
+        rows = self.monitor.rows()
+        now = time.time()
+        for row in rows:
+            table.add_row(*self.cells(row, now, wide), key=row.socket)
+        return rows
 
     def _picture_shown(self) -> bool:
         if self.picture_wanted is not None:
