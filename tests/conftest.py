@@ -100,6 +100,14 @@ def data_app(realapps_venv):
 
 
 @pytest.fixture(scope="session")
+def explorer(realapps_venv):
+    """`datasette` on a small SQLite database (its SQL editor is a CodeMirror 5): its URL."""
+    import apps
+    with apps.explorer() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
 def site():
     with DemoSite(captcha_text="K7RWM") as demo:
         yield demo

@@ -205,7 +205,9 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
         return [d.do(d.call(loc, ACTIONS[name])) + note]
     if name in TYPING and spec.typed_text and not flags - {"delay"}:
         typed = _text(p[spec.typed_text], d)
-        return [d.do(d.call(loc, TYPING[name], typed)) + note]
+        keys = [d.do(d.call(loc, "press", d.lit("ControlOrMeta+a")))] \
+            if step.get("select_all") else []  # a code editor: its own select-all first
+        return keys + [d.do(d.call(loc, TYPING[name], typed)) + note]
     if name == "press":
         if target:
             return [d.do(d.call(loc, "press", d.lit(p["key"]))) + note]

@@ -251,6 +251,8 @@ class Recorder:
             record["needs"] = details["needs"]
         if isinstance(details.get("under"), list):  # a `mouse` step's elements: replay
             record["under"] = details["under"]  # and export act on them where they are
+        if details.get("select_all") is True:  # a fill that selected with the keys
+            record["select_all"] = True  # (a code editor's): the export does as well
         if isinstance(details.get("shot"), str):  # its picture, beside the recording
             record["shot"] = details["shot"]
         if isinstance(details.get("handoff"), dict):

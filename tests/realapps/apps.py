@@ -178,6 +178,28 @@ def _(size):
     return
 
 
+# --- Datasette: a data explorer, its SQL editor a CodeMirror 5 -----------------------
+@contextmanager
+def explorer() -> Iterator[str]:
+    """`datasette` on a small SQLite database of products; yields its URL."""
+    datasette = str(venv() / "bin" / "datasette")
+    with tempfile.TemporaryDirectory(prefix="cockpit-datasette-") as tmp:
+        work = Path(tmp)
+        with sqlite3.connect(work / "shop.db") as db:
+            db.execute("CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT, "
+                       "category TEXT, price REAL)")
+            db.executemany("INSERT INTO products (name, category, price) VALUES (?, ?, ?)",
+                           [(f"Item {i}", ("Garden", "Kitchen", "Tools")[i % 3], i * 1.5)
+                            for i in range(1, 31)])
+        db.close()
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        argv = [datasette, "serve", "shop.db", "--host", "127.0.0.1", "--port", str(port),
+                "--setting", "sql_time_limit_ms", "5000"]
+        with running(argv, url, work, {"HOME": str(work)}):
+            yield url
+
+
 if __name__ == "__main__":
     app.run()
 '''
@@ -231,14 +253,36 @@ def data_app() -> Iterator[str]:
             yield url
 
 
-if __name__ == "__main__":  # `python tests/realapps/apps.py shop|notebook|data`: try one by hand
+# --- Datasette: a data explorer, its SQL editor a CodeMirror 5 -----------------------
+@contextmanager
+def explorer() -> Iterator[str]:
+    """`datasette` on a small SQLite database of products; yields its URL."""
+    datasette = str(venv() / "bin" / "datasette")
+    with tempfile.TemporaryDirectory(prefix="cockpit-datasette-") as tmp:
+        work = Path(tmp)
+        with sqlite3.connect(work / "shop.db") as db:
+            db.execute("CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT, "
+                       "category TEXT, price REAL)")
+            db.executemany("INSERT INTO products (name, category, price) VALUES (?, ?, ?)",
+                           [(f"Item {i}", ("Garden", "Kitchen", "Tools")[i % 3], i * 1.5)
+                            for i in range(1, 31)])
+        db.close()
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        argv = [datasette, "serve", "shop.db", "--host", "127.0.0.1", "--port", str(port),
+                "--setting", "sql_time_limit_ms", "5000"]
+        with running(argv, url, work, {"HOME": str(work)}):
+            yield url
+
+
+if __name__ == "__main__":  # `python tests/realapps/apps.py shop|notebook|data|explorer`: try one
     import signal
 
     # The app runs in a session of its own: a SIGTERM here (`timeout`, a kill) must still
     # reach `running()`'s clean-up, or the app outlives this process.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     which = sys.argv[1] if len(sys.argv) > 1 else "shop"
-    starter = {"shop": shop, "notebook": notebook, "data": data_app}[which]
+    starter = {"shop": shop, "notebook": notebook, "data": data_app, "explorer": explorer}[which]
     with starter() as started:
         print(getattr(started, "url", started), flush=True)
         try:

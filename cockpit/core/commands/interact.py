@@ -67,14 +67,40 @@ async def fill(ctx: CommandContext, a: Invocation) -> Outcome:
     if selector is not None and tab.snapshot is not None:
         field = await quick_fill.select_ref(ctx.page, selector, tab.snapshot.doc)
     if field is None:  # a selector, or a field the page did not take at once: checked
-        return await _into(ctx, a.target, lambda loc: loc.fill(a.text, timeout=ctx.timeout),
-                           done)
+        keyed: list[bool] = []
+
+        async def by_locator(locator: Locator) -> None:
+            keyed.append(await _fill(locator, a.text, ctx.timeout))
+        outcome = await _into(ctx, a.target, by_locator, done)
+        if any(keyed):
+            outcome.data["select_all"] = True
+        return outcome
     secret = {"secret": True} if field["password"] else {}
     try:
-        await quick_fill.insert(ctx.page, a.text)
+        await quick_fill.insert(ctx.page, a.text, select_all=field["keys"])
     except PlaywrightError as exc:
         raise CommandError(f"{ctx.describe(a.target)}: {first_line(exc)}", data=secret) from None
-    return Outcome(done, secret)
+    # `select_all`: the export selects with the keys too (a code editor's fill)
+    return Outcome(done, {**secret, **({"select_all": True} if field["keys"] else {})})
+
+
+# A textarea or an editing host is first selected with the keyboard: a code editor's own
+# select-all (its input textarea holds none of its text; see quick_fill's docstring).
+SELECTED_BY_KEYS_JS = "e => e.localName === 'textarea' || (e.isContentEditable && " \
+    "!(e.parentElement && e.parentElement.isContentEditable))"
+
+
+async def _fill(locator: Locator, text: str, timeout: float) -> bool:
+    """Playwright's fill, after the keyboard's select-all where that is what replaces
+    the text (SELECTED_BY_KEYS_JS); says whether it pressed it."""
+    try:
+        by_keys = bool(await locator.evaluate(SELECTED_BY_KEYS_JS, timeout=min(timeout, 1000)))
+    except PlaywrightError:  # not there yet: `fill` waits for it and says what is wrong
+        by_keys = False
+    if by_keys:
+        await locator.press("ControlOrMeta+A", timeout=timeout)
+    await locator.fill(text, timeout=timeout)
+    return by_keys
 
 
 # A password field's value must never reach a recording: the step says so in its data,

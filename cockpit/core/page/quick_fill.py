@@ -11,6 +11,13 @@ enabled, not read-only), says whether it is a password field, and selects its te
 Playwright's own `fill` does; then the same `insertText`. Anything else (a date or number
 input, a field in an iframe, a disabled one that may enable itself, a selector) goes
 Playwright's way, which waits and says what is wrong, as before.
+
+A textarea or an editing host is selected with the keyboard (Ctrl/Cmd+A), as a person
+would: code editors (CodeMirror 5, Ace, Monaco) take their input through a small textarea
+of their own that holds none of the editor's text, so selecting that textarea's value and
+inserting (Playwright's `fill`) put the new text before the old; the editor's select-all
+is what replaces all of it. On a plain textarea or editing host the key selects exactly
+what the script would.
 """
 
 from __future__ import annotations
@@ -24,8 +31,10 @@ from playwright.async_api import Page
 
 log = logging.getLogger("cockpit.fill")
 
-# Returns null when the field is not plainly fillable, else {password}. The text is then
-# selected and the field focused, as Playwright's injected `fill`/`selectText` leave it.
+# Returns null when the field is not plainly fillable, else {password, keys}. The field is
+# then focused with its text selected (an input, a nested editable), as Playwright's
+# injected `fill`/`selectText` leave it, or `keys`: only focused, for `insert` to select
+# all with the keyboard (a textarea, an editing host: see the module's docstring).
 FILL_JS = r"""
 (el, doc) => {
   if (window.__cockpitDoc !== doc || window.top !== window || !el.isConnected) return null;
@@ -37,33 +46,37 @@ FILL_JS = r"""
     return null;
   if (!el.checkVisibility({visibilityProperty: true}) || !el.getClientRects().length)
     return null;
+  let keys = false;
   if (tag === 'input') {
     el.select();
     el.focus();
   } else if (tag === 'textarea') {
-    el.selectionStart = 0;
-    el.selectionEnd = el.value.length;
     el.focus();
+    keys = true;
   } else {
     let target = el;  // the outermost editable host takes the focus, as in Playwright's
     while (target.parentElement && target.parentElement.isContentEditable)
       target = target.parentElement;
     target.focus();
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const selection = getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
+    keys = target === el;  // the host: select-all is its whole text, and the editor's
+    if (!keys) {  // a part of a bigger editable: only its own text
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const selection = getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+    }
   }
   if (document.activeElement !== el && !el.contains(document.activeElement)) return null;
-  return {password: el.type === 'password' || /password/i.test(el.autocomplete || '')};
+  return {password: el.type === 'password' || /password/i.test(el.autocomplete || ''), keys};
 }
 """
 
 
 async def select_ref(page: Page, selector: str, doc: str) -> dict[str, Any] | None:
     """Make a ref of the last snapshot (`aria-ref=e5`) ready for `insert` when it is
-    plainly fillable: its text selected, and {"password": bool}. None: it is not (or it
+    plainly fillable: focused, its text selected unless "keys" says `insert` must select it
+    with the keyboard, and {"password": bool, "keys": bool}. None: it is not (or it
     could not tell): the caller goes the checked way, `targets.resolve` then `fill`."""
     try:
         found: dict[str, Any] | None = await page.eval_on_selector(selector, FILL_JS, doc,
@@ -74,8 +87,11 @@ async def select_ref(page: Page, selector: str, doc: str) -> dict[str, Any] | No
         return None
 
 
-async def insert(page: Page, text: str) -> None:
-    """Replace the selected text with `text`, as Playwright's fill does."""
+async def insert(page: Page, text: str, *, select_all: bool = False) -> None:
+    """Replace the selected text with `text`, as Playwright's fill does; `select_all`:
+    first select all of the focused field with the keyboard (`select_ref`'s `keys`)."""
+    if select_all:
+        await page.keyboard.press("ControlOrMeta+A")
     if text:
         await page.keyboard.insert_text(text)
     else:  # the selection deleted

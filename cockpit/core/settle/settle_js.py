@@ -27,7 +27,8 @@ INIT_JS = r"""
   if (old) { if (old.doc !== document) old.bind(); return; }
   const S = {timers: new Map(), fetches: new Set(), nav: 0, open: 0, download: 0, mut: 0,
              chooser: 0, submit: null, submitted: 0, root: 0, closing: 0,
-             refused: 0, invalid: [], muts: 0, framedMuts: 0, waiters: [], doc: null};
+             refused: 0, invalid: [], muts: 0, framedMuts: 0, waiters: [], doc: null,
+             polling: null};
   Object.defineProperty(window, '__cockpitSettle', {value: S, enumerable: false});
   const now = () => Date.now();
   const setT = window.setTimeout, clearT = window.clearTimeout;
@@ -72,11 +73,25 @@ INIT_JS = r"""
     // does then (an autosave's fetch, a second later) starts a chain of no action's: -1
     // is older than any action.
     const late = d >= 250 && now() + d > root + __LIMIT__;
+    // A poll loop: a callback that sets itself again with the same delay, the DOM still
+    // since its round before, a third time (an editor polling its input textarea every
+    // 100 ms from the moment it has the focus, CodeMirror 5's): it runs as long as the
+    // page does, not because of the action; waiting for it cost a fill in such an
+    // editor the whole limit. A loop that changes the DOM each round (a typewriter) is
+    // the action's work, followed as before.
+    const cur = S.polling;  // the timer callback running now, if any
+    const again = cur && cur.fn === fn && cur.d === d && d >= 50;
+    const rounds = again && cur.still ? cur.rounds + 1 : 0;
+    const poll = rounds >= 2, made = now();
     let id;
-    const run = wrap(function (...a) { S.timers.delete(id); return fn.apply(this, a); },
-                     late ? -1 : root);
+    const run = wrap(function (...a) {
+      S.timers.delete(id);
+      const saved = S.polling;  // `still`: no mutation since it was set (its round before)
+      S.polling = {fn, d, rounds, still: S.mut < made};
+      try { return fn.apply(this, a); } finally { S.polling = saved; }
+    }, late || poll ? -1 : root);
     id = setT.call(window, run, delay, ...args);
-    if (d <= 2000) S.timers.set(id, {root, due: now() + d});
+    if (d <= 2000 && !poll) S.timers.set(id, {root, due: now() + d});
     return id;
   };
   window.clearTimeout = function (id) { S.timers.delete(id); return clearT.call(window, id); };
