@@ -210,9 +210,11 @@ def _page_delay(state: dict[str, Any], chain_open: bool, elapsed: float) -> floa
 def _socket_quiet(state: dict[str, Any]) -> float:
     """How long the page's sockets must have been silent for the answer to be in, as
     the page worked it out (PROBE_JS `quietOf`): WS_QUIET_S, or, once the page has
-    rendered one of the messages since the action and if it sent nothing over its
-    socket, the pace of the server's answer: twice the longest pause between its
-    messages, or as long as it took to send the first (at least WS_RENDERED_QUIET_S)."""
+    rendered one of the messages since the action, if it sent nothing over its socket
+    and does not show that it waits for its server (a control it disabled, a region it
+    marked `aria-busy`, as it rendered a message), the pace of the server's answer:
+    twice the longest pause between its messages, or as long as it took to send the
+    first (at least WS_RENDERED_QUIET_S)."""
     return float(state.get("wsQuiet", WS_QUIET_S * 1000)) / 1000
 
 
@@ -332,7 +334,7 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float = 
             prepared = True
         if _socket_held(state):  # the page tells when that wait is over: no sleep here
             hold = ("quiet" if prepared else "answer",
-                    min(HOLD_S, max(0.005, chain_end - time.monotonic())))
+                    min(HOLD_S, max(0.02, chain_end - time.monotonic())))
             continue
         await asyncio.sleep(delay)
     else:

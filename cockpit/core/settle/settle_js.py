@@ -207,6 +207,16 @@ INIT_JS = r"""
   // `wsLog`: the latest messages' times, each with whether the DOM changed after it (the
   // page rendered it: an answer, not a status or bookkeeping message).
   S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map(); S.wsLog = [];
+  // A page that shows it waits for its server: a control it disabled, or a region it
+  // marked busy, as it rendered a message (marimo disables a cell's run button while the
+  // kernel runs it; `aria-busy` is the standard's way to say so). Kept by element, with
+  // when, until the page undoes it: PROBE_JS's socket quiet is then the long one.
+  const WAITS = new Set(['disabled', 'aria-disabled', 'aria-busy']);
+  const MSG_MS = 100;  // a change this long after a message is taken as its rendering
+  const working = (el) => el.isConnected && (el.disabled === true ||
+    el.getAttribute('aria-disabled') === 'true' || el.getAttribute('aria-busy') === 'true');
+  S.waiting = new Map();
+  S.working = working;
   if (WS) {
     S.wsOpen = new Set();
     const Wrapped = function WebSocket(...args) {
@@ -295,10 +305,16 @@ INIT_JS = r"""
                       tag: el.tagName.toLowerCase(), type: el.type || '',
                       message: el.validationMessage || 'invalid'});
     }, true);
-    new MutationObserver(() => {
+    new MutationObserver((records) => {
       S.mut = now(); S.muts++; afterFrame();
       const last = S.wsLog[S.wsLog.length - 1];
       if (last) last[1] = true;  // (an observer's callback runs in the task that mutated)
+      for (const r of records) {
+        if (r.type !== 'attributes' || !WAITS.has(r.attributeName)) continue;
+        if (!working(r.target)) S.waiting.delete(r.target);
+        else if (last && S.mut - last[0] <= MSG_MS && !S.waiting.has(r.target))
+          S.waiting.set(r.target, S.mut);
+      }
     }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   };
   S.bind();
@@ -371,12 +387,24 @@ async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
   }
   // How long the socket must be silent for its answer to be in (ms; settle.py's
   // _socket_quiet): `socket` = [the longest, the shortest, ...]. The longest while the
-  // page has rendered none of the messages, or after it sent over its socket; else the
+  // page has rendered none of the messages, after it sent over its socket, or while it
+  // shows that it waits for its server (`wsWorking`); else the
   // pace of the server's answer so far: twice its longest pause, or as long as it took
   // to send its first message (a loaded server is slow at both).
   function quietOf(o) {
-    if (!o.wsRendered || o.wsSent >= 0) return socket[0];
+    if (!o.wsRendered || o.wsSent >= 0 || o.wsWorking) return socket[0];
     return Math.min(socket[0], Math.max(socket[1], 2 * o.wsGap, o.wsTurn));
+  }
+  // Whether the page, rendering a message that came since the action, showed that it
+  // waits for its server (INIT_JS `waiting`) and still does: its server is at work, and
+  // the socket's quiet is then the long one (quietOf), not its answer's pace.
+  function working(since) {
+    let still = false;
+    for (const [el, t] of S.waiting || []) {
+      if (!S.working(el)) S.waiting.delete(el);
+      else if (t >= since) still = true;
+    }
+    return still;
   }
   // ms since the action's first fetch ended with the page's socket silent since: its
   // answer may be on its way over the socket; -1 when not so. (Not from the last fetch:
@@ -432,7 +460,7 @@ async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
             wsNew: [...S.wsNew.values()].filter((t) => t >= since).length,
             wsSent: S.wsOut >= since ? now - S.wsOut : -1,
             wsIn: S.wsIn >= since ? now - S.wsIn : -1, ...paced(since),
-            wsAsked: wsAsked(since, now),
+            wsAsked: wsAsked(since, now), wsWorking: working(since),
             fetched: lastEnded(since) ? now - lastEnded(since) : -1,
             submit: S.submitted >= since && !S.submit.defaultPrevented &&
               S.submit.target.method !== 'dialog',
