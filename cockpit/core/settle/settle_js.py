@@ -373,16 +373,22 @@ async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
   // the next look a round trip later. Mode 'answer': also until a message has come and
   // the page has rendered what came (a frame since its last change): settling's caller
   // then snapshots what changed while the quiet is waited out (settle.py's on_quiet).
+  // The quiet is kept on the page's own clock: when its timers run late (a loaded
+  // machine), a message may wait as long in its task queue unseen, so the quiet is
+  // longer by the most they were late meanwhile (`lag`).
   async function held(mode, ms) {
     const end = Date.now() + ms;
+    let lag = 0;
     for (;;) {
       const o = state();
       const socketWait = o.fetches || (o.wsAsked >= 0 && o.wsAsked < socket[2]) ||
-        (o.wsIn >= 0 && o.wsIn < o.wsQuiet);
+        (o.wsIn >= 0 && o.wsIn < o.wsQuiet + lag);
       if (!socketWait || o.nav || o.open || o.download || o.chooser || o.submit ||
           o.closing || missed || Date.now() >= end) return;
       if (mode === 'answer' && o.wsIn >= 0 && !o.fetches && o.wsRendered && o.framed) return;
+      const asked = Date.now();
       await new Promise((resolve) => S.later(resolve, 2));
+      lag = Math.max(lag, Date.now() - asked - 2);
     }
   }
   // How long the socket must be silent for its answer to be in (ms; settle.py's
