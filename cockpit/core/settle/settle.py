@@ -73,7 +73,7 @@ WS_QUIET_S = 0.3
 # took to send the first after the page asked (20-40 ms for marimo's kernel; a loaded
 # server is slow at both, and pauses as long inside its answer), and at least this long,
 # it is in (PROBE_JS `quietOf`).
-WS_RENDERED_QUIET_S = 0.02
+WS_RENDERED_QUIET_S = 0.04
 # An app that asks its server over HTTP and gets the answer over its socket (marimo's
 # cell run): after the action's fetch ended, a silent socket is waited for this long.
 WS_ASKED_CAP_S = 1.5
