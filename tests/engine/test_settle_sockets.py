@@ -73,6 +73,50 @@ async def _ask(request: web.Request) -> web.Response:
     return web.json_response({"ok": True})
 
 
+# The same ask to a loaded server (marimo's kernel on a busy machine): slow to start
+# answering, and pausing inside its answer longer than a quick burst's pauses (longer
+# than the 40 ms quiet that once ended settling there, and missed the output)
+SLOW_ASKS = ASKS.replace("fetch('/ask'", "fetch('/slow-ask'")
+
+
+async def _slow_asks(request: web.Request) -> web.Response:
+    return web.Response(text=SLOW_ASKS, content_type="text/html")
+
+
+async def _slow_ask(request: web.Request) -> web.Response:
+    async def answer() -> None:
+        for wait, part in ((0.2, {"status": "running"}), (0.12, {"out": "answered slowly"}),
+                           (0.02, {"status": "done"})):
+            await asyncio.sleep(wait)
+            for ws in [ws for ws in SOCKETS if not ws.closed]:
+                await ws.send_json(part)
+    BURSTS.append(asyncio.ensure_future(answer()))
+    return web.json_response({"ok": True})
+
+
+# The same ask to a server that works a while on it, as a notebook's kernel running a cell
+# does: it says "running" at once (the page disables its Ask button, as marimo does its
+# run button), then sends the output when done, longer after than any pause of its pace
+BUSY_ASKS = ASKS.replace("fetch('/ask'", "fetch('/busy-ask'").replace(
+    "if (msg.out)", "if (msg.busy !== undefined) document.querySelector('main > button')"
+    ".disabled = msg.busy;\n    if (msg.out)")
+
+
+async def _busy_asks(request: web.Request) -> web.Response:
+    return web.Response(text=BUSY_ASKS, content_type="text/html")
+
+
+async def _busy_ask(request: web.Request) -> web.Response:
+    async def answer() -> None:
+        for wait, part in ((0.03, {"status": "running", "busy": True}),
+                           (0.2, {"out": "computed", "status": "idle", "busy": False})):
+            await asyncio.sleep(wait)
+            for ws in [ws for ws in SOCKETS if not ws.closed]:
+                await ws.send_json(part)
+    BURSTS.append(asyncio.ensure_future(answer()))
+    return web.json_response({"ok": True})
+
+
 async def _page(request: web.Request) -> web.Response:
     return web.Response(text=APP, content_type="text/html")
 
@@ -140,7 +184,9 @@ async def socket_app():
                     web.get("/stream", _stream), web.get("/saves", _saves),
                     web.get("/save", _save), web.get("/late-body", _late_body),
                     web.get("/query", _query), web.get("/asks", _asks),
-                    web.post("/ask", _ask)])
+                    web.post("/ask", _ask), web.get("/slow-asks", _slow_asks),
+                    web.post("/slow-ask", _slow_ask), web.get("/busy-asks", _busy_asks),
+                    web.post("/busy-ask", _busy_ask)])
     runner = web.AppRunner(app, shutdown_timeout=0.5)  # the page's socket stays open
     await runner.setup()
     with socket.socket() as sock:
@@ -206,4 +252,27 @@ async def test_an_answer_in_a_burst_over_the_socket_is_in_the_result_to_its_end(
     r = await ok(s, f"click {ref_of(s, 'button', 'Ask')}")
     assert '"nothing yet" -> "answered"' in r.output, r.output
     assert "done" in r.output and "running" not in r.output and "idle" not in r.output, \
+        r.output
+
+
+async def test_a_loaded_servers_answer_paused_inside_is_in_the_result(s, socket_app):
+    # asked over HTTP, the server starts answering 200 ms later ("running", which the page
+    # shows), then pauses 120 ms before the output: its pace says it is still working, so
+    # the pause does not end settling, and the output and the last status are in
+    await ok(s, f"goto {socket_app}/slow-asks")
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'button', 'Ask')}")
+    assert '"nothing yet" -> "answered slowly"' in r.output, r.output
+    assert "done" in r.output and "running" not in r.output, r.output
+
+
+async def test_an_answer_the_page_shows_it_waits_for_is_in_the_result(s, socket_app):
+    # "running" comes at once and the page disables its Ask button: it shows it waits for
+    # its server, whose output comes 200 ms later (a cell that computes): that pause does
+    # not end settling, and the output is in the result, the button enabled again
+    await ok(s, f"goto {socket_app}/busy-asks")
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'button', 'Ask')}")
+    assert '"nothing yet" -> "computed"' in r.output, r.output
+    assert "idle" in r.output and "running" not in r.output and "disabled" not in r.output, \
         r.output

@@ -67,13 +67,19 @@ WS_REPLY_CAP_S = 3.0
 # machine; 100 ms missed it); ...
 WS_QUIET_S = 0.3
 # ... the answer to an HTTP ask (marimo's cell run: a POST, then the kernel's messages)
-# once a message has changed the DOM is being rendered, and what is left of it comes in a
-# quick burst (marimo: its output, then "idle" and "completed-run", 1-25 ms apart): still
-# this long, or twice the longest pause between its messages so far, it is in.
+# once a message has changed the DOM is being rendered, and what is left of it comes at
+# the server's pace (marimo: its output, then "idle" and "completed-run", 1-25 ms apart):
+# still for twice the longest pause between its messages so far, or as long as the server
+# took to send the first after the page asked (20-40 ms for marimo's kernel; a loaded
+# server is slow at both, and pauses as long inside its answer), and at least this long,
+# it is in (PROBE_JS `quietOf`).
 WS_RENDERED_QUIET_S = 0.04
 # An app that asks its server over HTTP and gets the answer over its socket (marimo's
 # cell run): after the action's fetch ended, a silent socket is waited for this long.
 WS_ASKED_CAP_S = 1.5
+# The most a look waits in the page for the socket (PROBE_JS `held`) before it answers:
+# settling's other checks (its caps, a tab the page opened) run between such looks.
+HOLD_S = 0.25
 ANSWERED_TIMER_MS = 16  # after a socket's answer, timers due later than this are not waited
 # A request that starts this long after everything else the action set going is not its
 # consequence: an app's autosave a second after the edit, a poll. (The page reports its
@@ -153,7 +159,8 @@ class Watch:
 
 
 async def probe(page: Page, since_ms: float, changes: bool | str = False,
-                frame: bool = True, click_id: str | None = None) -> dict[str, Any] | None:
+                frame: bool = True, click_id: str | None = None,
+                hold: tuple[str, float] | None = None) -> dict[str, Any] | None:
     """What the page still has going for an action begun at `since_ms`; None when it
     cannot say (no init script, or a navigation replacing the document). `changes`: when
     the page is quiet, or a socket's answer has come and no fetch is left, the answer
@@ -162,11 +169,15 @@ async def probe(page: Page, since_ms: float, changes: bool | str = False,
     it, and timers and animations then no longer count). `frame`:
     a DOM changed just now is given its frame before the answer (False: asked only for
     the page's fetches, the caller does not wait on the DOM). `click_id`: sent before a
-    quick click, it answers once that click is over (quick_click.py)."""
+    quick click, it answers once that click is over (quick_click.py). `hold`: (mode,
+    seconds): the page first waits, that long at most, while only its socket is waited
+    for (PROBE_JS `held`)."""
     quiet_ms = MUTATION_QUIET_S * 1000 if frame else 0
+    socket = [WS_QUIET_S * 1000, WS_RENDERED_QUIET_S * 1000, WS_ASKED_CAP_S * 1000]
+    held = None if hold is None else [hold[0], hold[1] * 1000]
     try:
         state: dict[str, Any] | None = await page.evaluate(
-            PROBE_JS, [since_ms, TIMER_LIMIT_MS, quiet_ms, changes, click_id])
+            PROBE_JS, [since_ms, TIMER_LIMIT_MS, quiet_ms, changes, click_id, socket, held])
         return state
     except PlaywrightError as exc:  # a document going away mid-call: the caller handles it
         log.debug("settle probe failed: %s", exc)
@@ -197,14 +208,14 @@ def _page_delay(state: dict[str, Any], chain_open: bool, elapsed: float) -> floa
 
 
 def _socket_quiet(state: dict[str, Any]) -> float:
-    """How long the page's sockets must have been silent for the answer to be in:
-    WS_QUIET_S, or, once the page has rendered one of the messages since the action and
-    if it sent nothing over its socket, WS_RENDERED_QUIET_S or twice the longest pause
-    between those messages so far."""
-    if not state.get("wsRendered") or state.get("wsSent", -1) >= 0:
-        return WS_QUIET_S
-    gap = float(state.get("wsGap", 0)) / 1000
-    return min(WS_QUIET_S, max(WS_RENDERED_QUIET_S, 2 * gap))
+    """How long the page's sockets must have been silent for the answer to be in, as
+    the page worked it out (PROBE_JS `quietOf`): WS_QUIET_S, or, once the page has
+    rendered one of the messages since the action, if it sent nothing over its socket
+    and does not show that it waits for its server (a control it disabled, a region it
+    marked `aria-busy`, as it rendered a message), the pace of the server's answer:
+    twice the longest pause between its messages, or as long as it took to send the
+    first (at least WS_RENDERED_QUIET_S)."""
+    return float(state.get("wsQuiet", WS_QUIET_S * 1000)) / 1000
 
 
 def _socket_delay(state: dict[str, Any], elapsed: float) -> float | None:
@@ -228,6 +239,15 @@ def _socket_delay(state: dict[str, Any], elapsed: float) -> float | None:
     return None
 
 
+def _socket_held(state: dict[str, Any]) -> bool:
+    """Whether all settling waits for is what a look can wait for in the page (PROBE_JS
+    `held`, the same test): the action's fetches, an answer asked over HTTP, the
+    socket's quiet."""
+    got = state.get("wsIn", -1)
+    return bool(state["fetches"] or 0 <= state.get("wsAsked", -1) < WS_ASKED_CAP_S * 1000
+                or 0 <= got < state.get("wsQuiet", 0))
+
+
 async def _until_closed(page: Page, watch: Watch, cap: float = CLOSE_CAP_S) -> None:
     """The page called window.close(): wait (bounded) for the tab to go away."""
     end = time.monotonic() + cap
@@ -249,6 +269,8 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float = 
     start = time.monotonic()
     deadline, chain_end = start + cap, start + CHAIN_CAP_S
     note, scripted, nav_asked, last_look = "", True, 0.0, False
+    hold: tuple[str, float] | None = None  # the next look waits in the page (probe)
+    prepared = on_quiet is None  # on_quiet was called: the next hold is for the quiet
     while time.monotonic() < deadline:
         now = time.monotonic()
         if watch.navigated:
@@ -265,7 +287,8 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float = 
         state, watch.first_probe = watch.first_probe, None
         if state is None:
             state = await probe(page, watch.since_ms, changes=watch.wants_changes and (
-                "busy" if last_look else True))
+                "busy" if last_look else True), hold=hold)
+        hold = None
         if state is None and not watch.navigated:
             if page.is_closed() or not scripted:
                 break
@@ -308,6 +331,11 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float = 
         last_look = state.get("wsIn", -1) >= 0 and not state["fetches"]
         if last_look and on_quiet is not None and "changes" in state:
             on_quiet()
+            prepared = True
+        if _socket_held(state):  # the page tells when that wait is over: no sleep here
+            hold = ("quiet" if prepared else "answer",
+                    min(HOLD_S, max(0.02, chain_end - time.monotonic())))
+            continue
         await asyncio.sleep(delay)
     else:
         note = "the page was still busy after the action"

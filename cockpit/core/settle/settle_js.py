@@ -207,6 +207,16 @@ INIT_JS = r"""
   // `wsLog`: the latest messages' times, each with whether the DOM changed after it (the
   // page rendered it: an answer, not a status or bookkeeping message).
   S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map(); S.wsLog = [];
+  // A page that shows it waits for its server: a control it disabled, or a region it
+  // marked busy, as it rendered a message (marimo disables a cell's run button while the
+  // kernel runs it; `aria-busy` is the standard's way to say so). Kept by element, with
+  // when, until the page undoes it: PROBE_JS's socket quiet is then the long one.
+  const WAITS = new Set(['disabled', 'aria-disabled', 'aria-busy']);
+  const MSG_MS = 100;  // a change this long after a message is taken as its rendering
+  const working = (el) => el.isConnected && (el.disabled === true ||
+    el.getAttribute('aria-disabled') === 'true' || el.getAttribute('aria-busy') === 'true');
+  S.waiting = new Map();
+  S.working = working;
   if (WS) {
     S.wsOpen = new Set();
     const Wrapped = function WebSocket(...args) {
@@ -295,10 +305,16 @@ INIT_JS = r"""
                       tag: el.tagName.toLowerCase(), type: el.type || '',
                       message: el.validationMessage || 'invalid'});
     }, true);
-    new MutationObserver(() => {
+    new MutationObserver((records) => {
       S.mut = now(); S.muts++; afterFrame();
       const last = S.wsLog[S.wsLog.length - 1];
       if (last) last[1] = true;  // (an observer's callback runs in the task that mutated)
+      for (const r of records) {
+        if (r.type !== 'attributes' || !WAITS.has(r.attributeName)) continue;
+        if (!working(r.target)) S.waiting.delete(r.target);
+        else if (last && S.mut - last[0] <= MSG_MS && !S.waiting.has(r.target))
+          S.waiting.set(r.target, S.mut);
+      }
     }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   };
   S.bind();
@@ -317,7 +333,7 @@ INIT_JS = r"""
 # asks the change tracker what changed (changes.py), in the same round trip: most actions
 # end on such a probe, and the query would be a round trip of its own.
 PROBE_JS = r"""
-async ([since, limit, quietMs, changes, clickId]) => {
+async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
   const POST_MS = 100;  // a MessageChannel message not taken by then is not waited for
   const CLICK_MS = 1000;  // the click guard's own expiry (quick_click.py)
   const S = window.__cockpitSettle;
@@ -334,6 +350,7 @@ async ([since, limit, quietMs, changes, clickId]) => {
   if (S.doc !== document && S.bind) S.bind();
   const busy = (o) => o.timers || o.fetches || o.anim || o.nav || o.open || o.download ||
     o.chooser || o.submit || o.closing || missed;
+  if (hold) await held(hold[0], hold[1]);
   let out = state();
   if (!busy(out) && out.mutated >= 0 && out.mutated < quietMs && !out.framed) {
     await S.untilFramed(quietMs - out.mutated);  // the DOM changed just now: a frame on
@@ -350,6 +367,51 @@ async ([since, limit, quietMs, changes, clickId]) => {
   }
   return out;
 
+  // With `hold` ([mode, ms]), the look waits here first, at most `ms`, while all the
+  // action waits for is the page's socket (its fetches, an answer asked over HTTP, the
+  // socket's quiet: settle.py's _socket_delay): its end is seen when it comes, not at
+  // the next look a round trip later. Mode 'answer': also until a message has come and
+  // the page has rendered what came (a frame since its last change): settling's caller
+  // then snapshots what changed while the quiet is waited out (settle.py's on_quiet).
+  // The quiet is kept on the page's own clock: when its timers run late (a loaded
+  // machine), a message may wait as long in its task queue unseen, so the quiet is
+  // longer by the most they were late meanwhile (`lag`).
+  async function held(mode, ms) {
+    const end = Date.now() + ms;
+    let lag = 0;
+    for (;;) {
+      const o = state();
+      const socketWait = o.fetches || (o.wsAsked >= 0 && o.wsAsked < socket[2]) ||
+        (o.wsIn >= 0 && o.wsIn < o.wsQuiet + lag);
+      if (!socketWait || o.nav || o.open || o.download || o.chooser || o.submit ||
+          o.closing || missed || Date.now() >= end) return;
+      if (mode === 'answer' && o.wsIn >= 0 && !o.fetches && o.wsRendered && o.framed) return;
+      const asked = Date.now();
+      await new Promise((resolve) => S.later(resolve, 2));
+      lag = Math.max(lag, Date.now() - asked - 2);
+    }
+  }
+  // How long the socket must be silent for its answer to be in (ms; settle.py's
+  // _socket_quiet): `socket` = [the longest, the shortest, ...]. The longest while the
+  // page has rendered none of the messages, after it sent over its socket, or while it
+  // shows that it waits for its server (`wsWorking`); else the
+  // pace of the server's answer so far: twice its longest pause, or as long as it took
+  // to send its first message (a loaded server is slow at both).
+  function quietOf(o) {
+    if (!o.wsRendered || o.wsSent >= 0 || o.wsWorking) return socket[0];
+    return Math.min(socket[0], Math.max(socket[1], 2 * o.wsGap, o.wsTurn));
+  }
+  // Whether the page, rendering a message that came since the action, showed that it
+  // waits for its server (INIT_JS `waiting`) and still does: its server is at work, and
+  // the socket's quiet is then the long one (quietOf), not its answer's pace.
+  function working(since) {
+    let still = false;
+    for (const [el, t] of S.waiting || []) {
+      if (!S.working(el)) S.waiting.delete(el);
+      else if (t >= since) still = true;
+    }
+    return still;
+  }
   // ms since the action's first fetch ended with the page's socket silent since: its
   // answer may be on its way over the socket; -1 when not so. (Not from the last fetch:
   // one the answer itself set going, ending after its messages, asks nothing.)
@@ -359,15 +421,19 @@ async ([since, limit, quietMs, changes, clickId]) => {
     for (const e of S.ended || []) if (e.root >= since && (!first || e.at < first)) first = e.at;
     return first && !(S.wsIn >= first) ? now - first : -1;
   }
-  // Whether the page rendered a message that came since the action (`wsRendered`), and
-  // the longest pause between the messages from the first such one on (`wsGap`, ms).
-  function rendered(since) {
+  // The pace of the server's answer since the action: whether the page rendered one of
+  // its messages (`wsRendered`), the longest pause between them (`wsGap`, ms), and how
+  // long the server took to send the first after the page asked (`wsTurn`, ms: from the
+  // first request of the action's chain, else from the action). A loaded server is slow
+  // at both, and pauses as long within its answer: settle.py's quiet follows them.
+  function paced(since) {
     const msgs = (S.wsLog || []).filter((m) => m[0] >= since);
-    const first = msgs.findIndex((m) => m[1]);
-    let gap = 0;
-    for (let i = first + 1; first >= 0 && i < msgs.length; i++)
-      gap = Math.max(gap, msgs[i][0] - msgs[i - 1][0]);
-    return {wsRendered: first >= 0, wsGap: gap};
+    let gap = 0, ask = 0;
+    for (let i = 1; i < msgs.length; i++) gap = Math.max(gap, msgs[i][0] - msgs[i - 1][0]);
+    for (const f of [...S.fetches, ...(S.ended || [])])
+      if (f.root >= since && (!ask || f.root < ask)) ask = f.root;
+    const turn = msgs.length ? Math.max(0, msgs[0][0] - (ask || since)) : 0;
+    return {wsRendered: msgs.some((m) => m[1]), wsGap: gap, wsTurn: turn};
   }
   function lastEnded(since) {  // when the action's last fetch ended (0: none did)
     let last = 0;
@@ -393,18 +459,20 @@ async ([since, limit, quietMs, changes, clickId]) => {
         if (left > 0 && left <= limit) anim = Math.max(anim, left);
       }
     }
-    return {timers, next: timers ? Math.max(0, next - now) : 0, fetches, anim,
+    const o = {timers, next: timers ? Math.max(0, next - now) : 0, fetches, anim,
             nav: S.nav >= since, open: S.open >= since, download: S.download >= since,
             chooser: S.chooser >= since, missed, closing: S.closing >= since,
             refused: S.refused >= since ? S.invalid : null,
             wsNew: [...S.wsNew.values()].filter((t) => t >= since).length,
             wsSent: S.wsOut >= since ? now - S.wsOut : -1,
-            wsIn: S.wsIn >= since ? now - S.wsIn : -1, ...rendered(since),
-            wsAsked: wsAsked(since, now),
+            wsIn: S.wsIn >= since ? now - S.wsIn : -1, ...paced(since),
+            wsAsked: wsAsked(since, now), wsWorking: working(since),
             fetched: lastEnded(since) ? now - lastEnded(since) : -1,
             submit: S.submitted >= since && !S.submit.defaultPrevented &&
               S.submit.target.method !== 'dialog',
             mutated: S.mut >= since ? now - S.mut : -1, framed: S.framedMuts === S.muts};
+    o.wsQuiet = quietOf(o);
+    return o;
   }
 }
 """.replace("__QUERY__", QUERY_JS.strip())
