@@ -22,7 +22,7 @@ class _View:
 def test_the_watch_picture_follows_a_session_through_frame_feed(monkeypatch):
     monkeypatch.setattr(watch_picture, "RemoteLiveView", _View)
     started: list[FrameFeed] = []
-    monkeypatch.setattr(FrameFeed, "start", started.append)
+    monkeypatch.setattr(FrameFeed, "start", lambda feed: started.append(feed))
     picture = watch_picture.WatchPicture()
     picture.follow(SimpleNamespace(socket="/tmp/a.sock"))
     assert picture.following == "/tmp/a.sock"
