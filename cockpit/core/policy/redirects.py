@@ -139,5 +139,5 @@ def redirect_target(event: dict[str, Any]) -> str | None:
         return None
     for header in event.get("responseHeaders") or ():
         if str(header.get("name", "")).lower() == "location" and header.get("value"):
-            return urljoin(event["request"]["url"], str(header["value"]))
+            return urljoin(str(event["request"]["url"]), str(header["value"]))
     return None
