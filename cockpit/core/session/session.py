@@ -299,6 +299,7 @@ class Session:
                 self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
                               targets={}, **who)
                 result = await self.deadlines.run(command, source, deadline, queued=False)
+                result = self.redactor.result(result, None, command)  # its URLs too
                 return result
             # an agent's command under --confirm waits for a person here, holding nothing
             refused, confirmed, timeout = await self.policy.gate(self, command, shown, source,
