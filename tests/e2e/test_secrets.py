@@ -272,3 +272,26 @@ def test_blind_masking_of_frames_leaves_main_frame_boxes_alone():
     assert snap.refs["f1e3"].value == "shoes" and snap.refs["f2e2"].value == MASK
     assert not boxes_in_frames(Snapshot.from_text('- textbox "Search" [ref=f1e3]',
                                                   url="http://x/", title="", doc="d"))
+
+
+TEXT_SECURITY_JS = "e => getComputedStyle(e).webkitTextSecurity"
+
+
+async def test_a_secret_typed_into_an_ordinary_field_is_drawn_as_discs(fresh, site):
+    """A video, a screenshot or the live view would show a --secret in an ordinary field:
+    the field Cockpit types it into draws its text as discs (its value is unchanged)."""
+    s = fresh
+    await ok(s, f"goto {site.url}/login")
+    await ok(s, "snapshot -i")
+    email = ref_of(s, "textbox", "Email")
+    page = s.active.page
+    await ok(s, f"fill {email} plain@example.com")  # no secret: drawn as it is
+    assert await page.eval_on_selector("#email", TEXT_SECURITY_JS) == "none"
+    await ok(s, f"fill {email} $TOK")  # a ref: the quick fill
+    assert await page.eval_on_selector("#email", TEXT_SECURITY_JS) == "disc"
+    assert await page.input_value("#email") == TOKEN
+    await ok(s, "goto about:blank")
+    await ok(s, f"goto {site.url}/login")
+    await ok(s, "type '#email' x$TOK")  # a selector: the checked way, key by key
+    assert await page.eval_on_selector("#email", TEXT_SECURITY_JS) == "disc"
+    assert await page.input_value("#email") == f"x{TOKEN}"

@@ -116,9 +116,11 @@ async def video(ctx: CommandContext, a: Invocation) -> Outcome:
                      (".webm", ".mp4"), "video")
         ctx.session.browser_context()  # a clear error when there is no browser
         await recorder.start(path)
-        # pictures cannot be masked: a secret typed into an ordinary field shows in them
-        note = ("; it shows the pages as painted: a --secret typed into an ordinary "
-                "field shows in it (password fields show dots)") if ctx.session.secrets else ""
+        # a field Cockpit types a secret into draws it as discs (commands/interact.py);
+        # what the page shows of it elsewhere, or a person types, cannot be masked
+        note = ("; it shows the pages as painted: a --secret Cockpit types into a field "
+                "shows as discs, but one the page shows elsewhere or a person types shows "
+                "in it") if ctx.session.secrets else ""
         return Outcome(f"recording a video to {path} until `video stop`{note}",
                        {"path": str(path)})
     if a.file:

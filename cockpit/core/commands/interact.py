@@ -71,11 +71,13 @@ async def fill(ctx: CommandContext, a: Invocation) -> Outcome:
 
         async def by_locator(locator: Locator) -> None:
             keyed.append(await _fill(locator, a.text, ctx.timeout))
-        outcome = await _into(ctx, a.target, by_locator, done)
+        outcome = await _into(ctx, a.target, by_locator, done, a.text)
         if any(keyed):
             outcome.data["select_all"] = True
         return outcome
     secret = {"secret": True} if field["password"] else {}
+    if not secret and selector is not None and _holds_secret(ctx, a.text):
+        await _hide_text(ctx, ctx.page.eval_on_selector(selector, HIDE_TEXT_JS))
     try:
         await quick_fill.insert(ctx.page, a.text, select_all=field["keys"])
     except PlaywrightError as exc:
@@ -106,12 +108,33 @@ async def _fill(locator: Locator, text: str, timeout: float) -> bool:
 # A password field's value must never reach a recording: the step says so in its data,
 # also when the typing fails (the recorder masks the value it finds in the command).
 IS_PASSWORD_JS = "e => e.type === 'password' || /password/i.test(e.autocomplete || '')"
+log = logging.getLogger("cockpit")
+
+# A --secret typed into an ordinary field would show in every picture of the page (a
+# video, a screenshot, the live view): that field draws its text as discs from then on,
+# as a password field does (its value is unchanged). Set before the typing, so no frame
+# shows it; nothing of the secret is given to the page.
+HIDE_TEXT_JS = "e => e.style.setProperty('-webkit-text-security', 'disc', 'important')"
+
+
+def _holds_secret(ctx: CommandContext, text: str) -> bool:
+    """Whether the text typed holds a --secret value (`$NAME` is expanded by now)."""
+    return any(value in text for value in ctx.session.secrets.values.values())
+
+
+async def _hide_text(ctx: CommandContext, hiding: Awaitable[Any]) -> None:
+    try:
+        await hiding
+    except PlaywrightError as exc:  # gone or busy: the typing itself reports what is wrong
+        log.debug("a field's text could not be hidden: %s", exc)
 
 
 async def _into(ctx: CommandContext, target: str, action: Callable[[Locator], Awaitable[None]],
-                done: str) -> Outcome:
+                done: str, typed: str | None = None) -> Outcome:
     locator = await ctx.locate(target)  # checked once, for both calls below
     secret = await _is_password(ctx, target, locator)
+    if not secret and typed is not None and _holds_secret(ctx, typed):
+        await _hide_text(ctx, locator.evaluate(HIDE_TEXT_JS, timeout=1000))
     try:
         await ctx.on(target, action, locator)
     except CommandError as exc:
@@ -143,7 +166,7 @@ async def _is_password(ctx: CommandContext, target: str, locator: Locator) -> bo
 async def type_(ctx: CommandContext, a: Invocation) -> Outcome:
     return await _into(ctx, a.target, lambda loc: loc.press_sequentially(
         a.text, delay=a.delay or 0, timeout=ctx.timeout),
-        f"typed {len(a.text)} characters into {ctx.named(a.target)}")
+        f"typed {len(a.text)} characters into {ctx.named(a.target)}", a.text)
 
 
 @command("press", "interact", "Press a key or chord, on an element or the focused one.",

@@ -103,10 +103,12 @@ async def goto(ctx: CommandContext, a: Invocation) -> Outcome:
 
 async def _go(page: Page, url: str) -> Response | None:
     """page.goto, through what can cut into it: an error page from an earlier failed load
+    (a redirect's hop the resolver rules did not resolve, a name that does not exist)
     still arriving, which interrupts or aborts it (waited for, then the goto is asked
-    again), or, with a second Fetch
-    interception on the page (the redirect guard of policy/redirects.py), Chromium
-    restarting the very navigation asked for (that navigation is the goto's)."""
+    again), or Chromium starting the very navigation asked for again, as it does on a
+    browser relaunched on a killed profile (that navigation is the goto's). The redirect
+    guard (policy/redirects.py) causes neither: it pauses answers only and aborts a
+    refused page's hop, which leaves no error page behind."""
     for attempt in range(3):
         try:
             return await page.goto(url, wait_until="commit", timeout=NAVIGATION_TIMEOUT_MS)

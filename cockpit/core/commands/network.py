@@ -125,7 +125,7 @@ async def har(ctx: CommandContext, a: Invocation) -> Outcome:
         path = given_path(a.file)
         if path.is_dir():
             raise UsageError(f"{path} is a folder: give a file name, like {path / 'site.har'}")
-        recorder = HarRecorder(path, a.url_filter)
+        recorder = HarRecorder(path, a.url_filter, ctx.session.redactor.files)
         recorder.follow(ctx.session.browser_context())
         state.recorder = recorder
         return Outcome(f"recording requests to {path} until `har stop`", {"path": str(path)})

@@ -6,8 +6,11 @@ recording starts and stops while the browser runs, so the responses are collecte
 from the context's `requestfinished` events (bodies included, base64 for binary ones).
 What grants access is not written: Cookie, Set-Cookie and Authorization headers are
 masked (a replay needs none of them), so are a form body's credential fields and bearer
-tokens, and the file is its owner's only (mode 0600). URLs are kept as they were (a
-replay matches requests by them)."""
+tokens, and the file is its owner's only (mode 0600). A URL (the request's, a redirect's
+Location, a Referer) is kept as it was but for the values of query parameters named like
+a credential (token, access_token, code, key, signature...: `requests.mask_url`) and the
+session's --secret values anywhere in it: a replay does not answer those requests from the
+file (it matches requests by their URL), which is the price of not writing them."""
 
 from __future__ import annotations
 
@@ -25,12 +28,14 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from ..base.logs import spawn
-from .requests import HIDDEN, SECRET_HEADERS, TEXTUAL, mask_credentials
+from ..secrets.mask import Masker
+from .requests import HIDDEN, SECRET_HEADERS, TEXTUAL, mask_credentials, mask_url
 
 log = logging.getLogger("cockpit")
 
 MAX_ENTRIES = 5_000  # a recording that runs for hours stays bounded
 MAX_BODY = 20 * 1024 * 1024  # bytes of one body kept
+URL_HEADERS = frozenset({"referer", "location", "content-location"})  # a URL as the value
 
 
 def url_filter(pattern: str | None) -> re.Pattern[str] | None:
@@ -47,16 +52,19 @@ def url_filter(pattern: str | None) -> re.Pattern[str] | None:
     return re.compile(f"^{body}$")
 
 
-def _pairs(headers: dict[str, str]) -> list[dict[str, str]]:
-    return [{"name": k, "value": HIDDEN if k.lower() in SECRET_HEADERS else v}
-            for k, v in headers.items()]
+def _pairs(headers: dict[str, str], url: Any) -> list[dict[str, str]]:
+    """The headers as HAR pairs: credentials as ***, a URL's secrets masked (`url`)."""
+    return [{"name": k, "value": HIDDEN if k.lower() in SECRET_HEADERS else
+             url(v) if k.lower() in URL_HEADERS else v} for k, v in headers.items()]
 
 
 class HarRecorder:
     """Collects the entries of every context it follows until `stop()` writes them."""
 
-    def __init__(self, path: Path, pattern: str | None = None) -> None:
+    def __init__(self, path: Path, pattern: str | None = None,
+                 masker: Masker | None = None) -> None:
         self.path = path
+        self.masker = masker  # the session's --secret values (and typed passwords)
         self.pattern = pattern
         self._filter = url_filter(pattern)
         self.entries: list[dict[str, Any]] = []
@@ -67,6 +75,14 @@ class HarRecorder:
     def describe(self) -> str:
         where = f" of {self.pattern}" if self.pattern else ""
         return f"recording {len(self.entries)} requests{where} to {self.path}"
+
+    def _url(self, url: str) -> str:
+        """The URL as written: credential-like query values and secrets masked."""
+        url = mask_url(url)
+        return self.masker.text(url) if self.masker else url
+
+    def _text(self, text: str) -> str:
+        return self.masker.text(text) if self.masker else text
 
     def follow(self, context: Any) -> None:
         context.on("requestfinished", self._finished)
@@ -102,14 +118,14 @@ class HarRecorder:
             "startedDateTime": datetime.fromtimestamp(
                 (timing.get("startTime") or started * 1000) / 1000, UTC).isoformat(),
             "time": total,
-            "request": {"method": request.method, "url": request.url,
+            "request": {"method": request.method, "url": self._url(request.url),
                         "httpVersion": "HTTP/1.1", "cookies": [],
-                        "headers": _pairs(request_headers),
+                        "headers": _pairs(request_headers, self._url),
                         "queryString": [], "headersSize": -1, "bodySize": -1},
             "response": {"status": response.status, "statusText": response.status_text,
                          "httpVersion": "HTTP/1.1", "cookies": [],
-                         "headers": _pairs(headers), "content": content,
-                         "redirectURL": headers.get("location", ""),
+                         "headers": _pairs(headers, self._url), "content": content,
+                         "redirectURL": self._url(headers.get("location", "")),
                          "headersSize": -1, "bodySize": content.get("size", -1)},
             "cache": {},
             "timings": {"send": 0, "wait": total, "receive": 0},
@@ -118,7 +134,7 @@ class HarRecorder:
         if post is not None:
             mime = request_headers.get("content-type", "")
             entry["request"]["postData"] = {  # a login form's password is no replay's
-                "mimeType": mime, "text": mask_credentials(post, mime)}
+                "mimeType": mime, "text": self._text(mask_credentials(post, mime))}
         self.entries.append(entry)
 
     async def stop(self) -> int:

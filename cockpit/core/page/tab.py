@@ -6,7 +6,6 @@ import asyncio
 import logging
 import time
 import weakref
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import changes, quick_click
@@ -21,6 +20,7 @@ from .buffers import (
     NetworkEntry,
     cut,
 )
+from .downloads import TabDownloads
 from .hidden import keep_snapshot_refs
 from ..base.logs import spawn, tolerated
 from ..secrets.secret_fields import count_secret_fields, mask_secrets
@@ -30,7 +30,7 @@ from ..model.snapshot import Snapshot
 
 if TYPE_CHECKING:
     from playwright.async_api import (
-        ConsoleMessage, Dialog, Download, FileChooser, Frame, JSHandle, Page, Request, Response,
+        ConsoleMessage, Dialog, FileChooser, Frame, JSHandle, Page, Request, Response,
     )
     from playwright.async_api import Error as PlaywrightError
 
@@ -50,7 +50,7 @@ THREAD_PARSE_CHARS = 50_000
 DOC_TOKEN_JS = "() => (window.__cockpitDoc ??= Math.random().toString(36).slice(2))"
 
 
-class Tab:
+class Tab(TabDownloads):
     """Wraps a Playwright page; listens to it and reports through the session's bus."""
 
     def __init__(self, session: TabHost[Tab], page: Page, tab_id: int) -> None:
@@ -305,26 +305,6 @@ class Tab:
             if watch.tab_id == self.id:
                 watch.popup = True
 
-    def _on_download(self, download: Download) -> None:
-        task = spawn(self._save_download(download), f"saving a download of tab {self.id}")
-        for watch in self.session.watches:  # the action that caused it reports it
-            if watch.tab_id == self.id:
-                watch.downloads.append(task)
-
-    async def _save_download(self, download: Download) -> dict[str, Any]:
-        folder = self.session.files_dir / "downloads"
-        folder.mkdir(parents=True, exist_ok=True)
-        target = _free_name(folder / (Path(download.suggested_filename).name or "download"))
-        try:
-            await download.save_as(target)
-        except Exception as exc:  # a cancelled download must not break the session
-            log.warning("saving download %s failed", download.url, exc_info=True)
-            self._emit(ev.DOWNLOAD, url=download.url, path=None, ok=False, error=str(exc))
-            return {"url": download.url, "path": None, "ok": False, "error": str(exc)}
-        self._emit(ev.DOWNLOAD, url=download.url, path=str(target), ok=True)
-        return {"url": download.url, "path": str(target), "ok": True,
-                "bytes": target.stat().st_size}
-
     def _on_request(self, request: Request) -> None:
         entry = NetworkEntry(self.id, request.method, cut(request.url), request.resource_type,
                              id=next(self.session.request_ids), ref=weakref.ref(request))
@@ -386,20 +366,6 @@ class Tab:
             self.title = await self.page.title()
         if self in self.session.tabs:  # closed meanwhile: nothing to update
             self._emit(ev.TAB_UPDATED, **self.info())
-
-
-def _free_name(path: Path) -> Path:
-    """`path`, or `name (2).ext`, `name (3).ext`...: a download never overwrites a file."""
-    n = 1
-    candidate = path
-    while True:
-        try:
-            candidate.touch(exist_ok=False)  # taken at once: two downloads at a time differ
-            return candidate
-        except FileExistsError:
-            n += 1
-            candidate = path.with_name(f"{path.stem} ({n}){path.suffix}")
-
 
 
 async def _dispose(handles: list[JSHandle]) -> None:

@@ -3,10 +3,14 @@ set: one attached with --cdp / --ws-endpoint (the user's own), or one that reach
 web through a proxy (the proxy resolves the names, not the browser).
 
 Playwright's routes never see a redirect's hop (it continues them itself), but the
-DevTools protocol does: a `Fetch` interception of our own on every page pauses each
-request, hops included, next to Playwright's. Only a hop (`redirectedRequestId`) to a
-host that is not allowed is failed here; every other request goes on to Playwright's
-route, which refuses the direct ones as before.
+DevTools protocol does: a `Fetch` interception of our own on every page, at the Response
+stage only, pauses each answer as its headers come. A redirect (3xx with a Location) to a
+host that is not allowed is failed here, before its hop is asked: a page's as aborted
+(the browser stays on the page it shows, as with the route's refusals: blocked, it would
+put its error page there a moment later, cutting into the next navigation), a
+resource's as blocked. Every other answer goes on unmodified, so no
+request is restarted or asked twice; the requests themselves are Playwright's route's,
+which refuses the direct ones as before.
 
 A page that is not guarded yet (a popup's first document is asked for before its page
 exists) has its first document fetched by the route without following redirects
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import weakref
+from urllib.parse import urljoin
 from typing import TYPE_CHECKING, Any, Callable
 
 from playwright.async_api import Error as PlaywrightError
@@ -32,6 +37,7 @@ log = logging.getLogger(__name__)
 
 # what a refused hop is failed with (the page shows the browser's "blocked" error)
 BLOCKED = "BlockedByClient"
+ABORTED = "Aborted"  # what a refused page is failed with (no error page: it stays)
 
 Allows = Callable[[str], bool]
 Note = Callable[[str, str, bool, Any], None]  # url, resource kind, main frame, page
@@ -75,7 +81,7 @@ class RedirectGuard:
             log.log(level, "a new page's redirects are not guarded: %s", exc)
 
     async def guard_page(self, page: Page) -> None:
-        """Pause each request of this page; fail the hops elsewhere."""
+        """Pause each answer of this page; refuse the redirects elsewhere."""
         if page in self._sessions or page.is_closed():
             return
         cdp = await page.context.new_cdp_session(page)
@@ -87,7 +93,7 @@ class RedirectGuard:
                lambda event: spawn(self._paused(cdp, page, main, event),
                                    "answering a paused request"))
         await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*",
-                                                      "requestStage": "Request"}]})
+                                                      "requestStage": "Response"}]})
 
     def _closed(self, page: Page) -> None:
         self._sessions.pop(page, None)
@@ -96,12 +102,17 @@ class RedirectGuard:
                       event: dict[str, Any]) -> None:
         url = event["request"]["url"]
         request_id = event["requestId"]
+        hop = redirect_target(event)
         try:
-            if event.get("redirectedRequestId") and not self._allows(url):
+            if hop is not None and not self._allows(hop):
                 kind = str(event.get("resourceType", "other")).lower()
-                self._note(url, kind, event.get("frameId") == main, page)
+                self._note(hop, kind, event.get("frameId") == main, page)
+                # a page's is aborted: the browser stays on the page it shows, as with
+                # the route's refusals (blocked, it would put its error page there a
+                # moment later, cutting into the next navigation)
+                reason = ABORTED if kind == "document" else BLOCKED
                 await cdp.send("Fetch.failRequest", {"requestId": request_id,
-                                                     "errorReason": BLOCKED})
+                                                     "errorReason": reason})
             else:
                 await cdp.send("Fetch.continueRequest", {"requestId": request_id})
         except PlaywrightError:  # its page closed, or the request was cancelled meanwhile
@@ -118,3 +129,15 @@ class RedirectGuard:
             if cdp is not None:
                 with tolerated("ending a page's redirect guard", log):
                     await cdp.detach()
+
+
+def redirect_target(event: dict[str, Any]) -> str | None:
+    """Where a paused answer redirects to (its Location, made absolute), or None: not a
+    redirect, or no answer (a network error)."""
+    status = event.get("responseStatusCode")
+    if not isinstance(status, int) or not 300 <= status < 400:
+        return None
+    for header in event.get("responseHeaders") or ():
+        if str(header.get("name", "")).lower() == "location" and header.get("value"):
+            return urljoin(str(event["request"]["url"]), str(header["value"]))
+    return None

@@ -10,15 +10,18 @@ masked unless its target is a ref the snapshot knows as an ordinary field; once 
 the Result says (`data.secret`) and the line is masked exactly.
 
 Page text that repeats a password (a page printing it, `js` reading the field) is shown:
-it is the page's, and the user asked for it. Files are stricter: `files` also knows every
-typed and every shown password value, and masks them wherever they appear in a trace, a
-log or a local recording.
+it is the page's, and the user asked for it. A URL is not: a GET form with a password
+field puts the password in the query of the page it opens, so a password's value as a
+query parameter's (`?pw=VALUE`, as typed or URL-encoded) is masked in everything shown.
+Files are stricter: `files` also knows every typed and every shown password value, and
+masks them wherever they appear in a trace, a log or a local recording.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from urllib.parse import quote, quote_plus
 from typing import TYPE_CHECKING, Any
 
 from .mask import MASK, Masker
@@ -51,8 +54,16 @@ class Redactor:
         self.files.add(value, f"${name}")
 
     def learn_value(self, value: str) -> None:
-        """A value a password field showed: masked in files from now on."""
+        """A value a password field showed: masked in files from now on, and as a URL's
+        query value everywhere."""
         self.files.add(value, MASK)
+        self._in_urls(value)
+
+    def _in_urls(self, password: str) -> None:
+        """A password as a query parameter's value (a GET form's submission) is masked in
+        what is shown: in a result's `new page` line, `url`, a tab's URL, the events."""
+        for form in {password, quote_plus(password), quote(password, safe="")}:
+            self.shown.add(f"={form}", f"={MASK}")
 
     def payload(self, data: dict[str, Any]) -> dict[str, Any]:
         """An event's payload, masked (as it is: nothing to mask is the common case)."""
@@ -111,6 +122,7 @@ class Redactor:
             data["secret_id"] = self._ids.setdefault(typed, len(self._ids) + 1)
             hide.add(typed)
             self.files.add(typed, MASK)
+            self._in_urls(typed)
         for value in self.secret_values(command):
             hide.add(value)
             self.files.add(value, MASK)

@@ -11,15 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import BrowserContext, Page, Playwright
+from playwright.async_api import BrowserContext, Page
 
 from . import agent as agents
 from ..base import events as ev
 from ..browser.attach import Attach
 from ..page.stylesheets import StylesheetRules, reads_local_files
-from ..browser.browser import LaunchPlan, set_user_agent
 from ..page.buffers import Buffers
-from ..base.errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT, CommandError
+from ..base.errors import EXIT_FAILED, EXIT_UNREACHABLE, EXIT_WAIT_TIMEOUT
 from ..base.events import EventBus
 from .deadline import Deadlines, timeout_from_env
 from ..handoff.handoff import Handoff
@@ -27,11 +26,13 @@ from ..capture.capture import Capture
 from .after import AfterStep, Ran, after
 from .captured import CapturePort
 from .browser_owner import CLOSE_S, BrowserOwner
+from .browser_facade import BrowserFacade
+from .tabs import SessionTabs
 from .context import Context
 from .holds import AgentHolds
 from ..live.screencast import LiveView
 from ..live.video import VideoRecorder
-from ..base.logs import mask_logs, spawn, tolerated
+from ..base.logs import mask_logs, tolerated
 from ..language.command import Command
 from ..browser.recovery import Recovery
 from ..browser.shared import SharedBrowser
@@ -50,7 +51,7 @@ from ..base.workspace import session_dir
 log = logging.getLogger(__name__)
 
 
-class Session:
+class Session(BrowserFacade, SessionTabs):
     """An async context manager that owns the browser and runs the command language.
 
     `await session.run("click @e3")` parses the line, runs it after any command already
@@ -167,79 +168,6 @@ class Session:
             await self.video.start(self.video_path)
         return self
 
-    # --- the browser (browser_owner.py), as relaunch, recovery and recycle reach it ---
-    @property
-    def plan(self) -> LaunchPlan | None:
-        return self.browser.plan
-
-    @plan.setter
-    def plan(self, plan: LaunchPlan | None) -> None:
-        self.browser.plan = plan
-
-    @property
-    def trace_path(self) -> Path | None:
-        return self.browser.trace_path
-
-    @trace_path.setter
-    def trace_path(self, path: Path | None) -> None:
-        self.browser.trace_path = path
-
-    @property
-    def trace_parts(self) -> int:
-        return self.browser.trace_parts
-
-    @trace_parts.setter
-    def trace_parts(self, parts: int) -> None:
-        self.browser.trace_parts = parts
-
-    @property
-    def owns_browser(self) -> bool:
-        return self.browser.owns_browser
-
-    @property
-    def context(self) -> BrowserContext | None:
-        return self.browser.context
-
-    def use_context(self, context: BrowserContext | None) -> None:
-        self.browser.use_context(context)
-
-    @property
-    def playwright(self) -> Playwright:
-        return self.browser.playwright
-
-    def browser_context(self) -> BrowserContext:
-        return self.browser.browser_context()
-
-    def next_tab_id(self) -> int:
-        return self.browser.next_tab_id()
-
-    def launch_options(self) -> dict[str, Any]:
-        return self.browser.launch_options()
-
-    async def prepare_context(self, context: BrowserContext, *,
-                              restoring: bool = False) -> None:
-        await self.browser.prepare_context(context, restoring=restoring)
-
-    async def context_restored(self, context: BrowserContext) -> None:
-        """A relaunched context's tabs have loaded again (offline may go on now)."""
-        await self.network.restored(context)
-
-    async def start_trace(self) -> None:
-        # pictures cannot be masked: with secrets, a secret typed into an ordinary field
-        # would show in them (trace_scrub.py masks the text)
-        await self.browser.start_trace(screenshots=not self.secrets)
-
-    async def stop_trace(self, part: int = 0) -> None:
-        await self.browser.stop_trace(part, self.redactor.files)
-
-    def watch_context(self, context: BrowserContext) -> None:
-        """Follow a (re)launched browser: its new pages, its death, and the same action
-        timeout for every Playwright call that names none (`select`'s like `click`'s)."""
-        context.set_default_timeout(self.action_timeout * 1000)
-        context.set_default_navigation_timeout(self.command_timeout * 1000)
-        context.on("page", self.adopt)
-        context.on("close", lambda _: self.browser_gone(context))
-
     async def close(self) -> None:
         self.closing = True  # its pages and browser now close on purpose: nothing to revive
         with tolerated("finishing the video", log):
@@ -299,6 +227,7 @@ class Session:
                 self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=line, source=source,
                               targets={}, **who)
                 result = await self.deadlines.run(command, source, deadline, queued=False)
+                result = self.redactor.result(result, None, command)  # its URLs too
                 return result
             # an agent's command under --confirm waits for a person here, holding nothing
             refused, confirmed, timeout = await self.policy.gate(self, command, shown, source,
@@ -369,59 +298,6 @@ class Session:
 
     def release_agents(self, holder: str = "pause") -> None:
         self.holds.release(holder)
-
-    # --- tabs -------------------------------------------------------------------------
-    def adopt(self, page: Page) -> None:
-        """A new page of the browser becomes a tab (or is held for a tab that recycles)."""
-        if self.held_pages is not None:  # a page being opened for a tab that has one
-            self.held_pages.append(page)
-            return
-        tab = Tab(self, page, self.next_tab_id())
-        self.tabs.append(tab)
-        if self.user_agent:
-            spawn(self.apply_user_agent(tab), f"setting the user agent of tab {tab.id}")
-        self.bus.emit(ev.TAB_OPENED, **tab.info())
-
-    def tab_closed(self, tab: Tab) -> None:
-        if tab not in self.tabs:
-            return
-        index = self.tabs.index(tab)
-        self.recovery.tab_closed(tab, index)  # a killed browser closes its pages first
-        self.tabs.remove(tab)
-        self.bus.emit(ev.TAB_CLOSED, tab=tab.id, index=index + 1)
-        if self.active is tab:  # back to the tab that opened it (a popup), else a neighbour
-            self.active = tab.opener if tab.opener in self.tabs else \
-                self.tabs[min(index, len(self.tabs) - 1)] if self.tabs else None
-            if self.active is not None:
-                self.bus.emit(ev.TAB_CHANGED, **self.active.info())
-
-    def tab_at(self, index: int) -> Tab:
-        if not 1 <= index <= len(self.tabs):
-            raise CommandError(f"there is no tab {index}: tabs are numbered 1 to "
-                               f"{len(self.tabs)} (`tabs` lists them)")
-        return self.tabs[index - 1]
-
-    async def switch_to(self, tab: Tab) -> None:
-        self.active = tab
-        with tolerated("bringing the tab to the front", log):  # headless: nothing to raise
-            await tab.page.bring_to_front()
-        self.bus.emit(ev.TAB_CHANGED, **tab.info())
-
-    async def new_tab(self) -> Tab:
-        page = await self.browser_context().new_page()
-        return next(t for t in self.tabs if t.page is page)
-
-    async def ensure_tab(self) -> Tab:
-        """The active tab; a session whose last tab was closed gets a fresh blank one."""
-        if self.active is None or self.active.page.is_closed():
-            if not self.tabs:
-                await self.new_tab()
-            self.active = self.tabs[-1]
-        return self.active
-
-    async def apply_user_agent(self, tab: Tab) -> None:
-        await set_user_agent(self.browser_context(), self.engine, tab.page,
-                             self.user_agent or self.default_user_agent or "")
 
     # --- what views ask -----------------------------------------------------------------
     async def picture(self, labels: bool = False, timeout: float = 3.0,
