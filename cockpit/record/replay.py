@@ -259,7 +259,9 @@ class Replayer:
                 continue
             # refs are named as `snapshot -i` names them: a nameless button by its words
             label = want.get("label") or want["name"]
-            same = [r for r, role, name, _ in refs if role == want["role"] and name == label]
+            # one nameless even by its words (a list item: its text is its value), by them
+            same = [r for r, role, name, value in refs if role == want["role"]
+                    and (name == label or (want.get("label") and not name and value == label))]
             nth = want.get("nth", 0)
             found = same[nth] if nth < len(same) else None  # not another one of its kind
             if found is None:

@@ -293,12 +293,18 @@ class Capture:
         if step is None:
             return
         line, targets, output = step
-        tab = self.host.tab_of_page(page) or action.get("tab")
-        if tab is not None and ended is not None:
-            tab = {**tab, **ended}
+        done_on = self.host.tab_of_page(page) or action.get("tab")  # as it was then
+        tab = self.host.tab_of_page(page)
+        if tab is None and page.is_closed() and ended is None:
+            # the last step in a popup, which closed it: the session is back on its
+            # opener, as after a typed step
+            active = self.host.active_page()
+            tab = self.host.tab_of_page(active) if active is not None else None
+        elif ended is not None:
+            tab = {**(tab or done_on or {}), **ended}
         at = None
         if action.get("kind") != "goto":  # where it was done: replay checks it is there
-            at = {"tab": (tab or {}).get("index"), "url": action.get("url"),
+            at = {"tab": (done_on or {}).get("index"), "url": action.get("url"),
                   "title": action.get("title")}
         self.steps += 1
         await self.host.post_step(line, source=HUMAN, targets=targets, at=at, tab=tab,
