@@ -60,7 +60,8 @@ async def test_actions_in_a_popup_are_steps_on_its_tab(s, base):
                                    "click @e1"], got
     finished = [e.data for e in events if e.kind == "command.finished"
                 and (e.data.get("data") or {}).get("captured")]
-    assert [(f["data"].get("tab") or {}).get("index") for f in finished] == [1, 2, 2, 2, 1]
+    # where each ended: Save closed the popup, the session is back on its opener
+    assert [(f["data"].get("tab") or {}).get("index") for f in finished] == [1, 2, 2, 1, 1]
     started = [e.data for e in events if e.kind == "command.started" and e.data.get("captured")]
     assert [(d.get("at") or {}).get("tab") for d in started] == [1, None, 2, 2, 1]
     assert s.active.index == 1  # the popup closed itself: back on its opener

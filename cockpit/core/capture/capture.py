@@ -42,6 +42,7 @@ log = logging.getLogger("cockpit")
 SETTLE_S = 0.3  # after an action, before its step is posted: where it led is its URL
 HELD_S = 0.35  # a click the page holds back (DOUBLE_MS in capture_js.py) is sent in this
 LOAD_WAIT_MS = 3000  # ... and at most this for the page it led to to load
+POPUP_CLOSE_MS = 600  # ... and for a popup its last action closes to be gone
 NAVIGATION_GRACE_S = 2.5  # a new document this soon after an action is that action's
 COMMAND_SLACK_S = 0.005  # Date.now() is in whole ms: an event this close to a command is its
 SPANS_KEPT = 50
@@ -264,7 +265,19 @@ class Capture:
                 except PlaywrightError as exc:  # still loading, or gone: posted as it is
                     log.debug("capture: the page did not load: %s", exc)
                 ended = self._next_on(page)
+                if ended is None:
+                    await self._closing(page)
             await self.post(page, action, ended)
+
+    @staticmethod
+    async def _closing(page: Page) -> None:
+        """A popup the person's last action there may close (its Save): a moment for it
+        to, so that its step ends where the session went (back on the opener)."""
+        try:
+            if await page.opener() is not None:
+                await page.wait_for_event("close", timeout=POPUP_CLOSE_MS)
+        except PlaywrightError as exc:  # it stays open (or went while asked): as it is
+            log.debug("capture: %s did not close: %s", page.url, exc)
 
     @staticmethod
     async def _title(page: Page) -> str | None:

@@ -245,35 +245,41 @@ CAPTURE_JS = r"""(() => {
     }
     return null;
   };
+  // each named as it was when the person took it, and where it was let go: before the
+  // page moves it (replay finds them as they were)
   const sendDrag = (source, dest) => {
-    if (!source || !dest || source === dest) return;
+    if (!source || !dest || source.e === dest) return;
     flushClick();
-    send({kind: 'drag', source: targetOf(source), target: targetOf(dest)});
+    send({kind: 'drag', source: source.target, target: targetOf(dest)});
   };
+  const taken = (e) => e && {e, target: targetOf(e)};
   let html5 = null, dropped = null, held = null, justDragged = false;
   document.addEventListener('dragstart', (event) => {
     if (!on || !event.isTrusted) return;
     held = null;
-    html5 = draggable(event.composedPath ? event.composedPath()[0] : event.target);
+    html5 = taken(draggable(event.composedPath ? event.composedPath()[0] : event.target));
     dropped = null;
   }, true);
   document.addEventListener('drop', (event) => {
     if (!on || !event.isTrusted || !html5) return;
-    dropped = under(event.clientX, event.clientY, html5)
+    const spot = under(event.clientX, event.clientY, html5.e)
       || draggable(event.composedPath ? event.composedPath()[0] : event.target);
+    dropped = spot && spot !== html5.e ? {e: spot, target: targetOf(spot)} : null;
   }, true);
   document.addEventListener('dragend', (event) => {
     if (!on || !event.isTrusted || !html5) return;
-    if (dropped && event.dataTransfer && event.dataTransfer.dropEffect !== 'none')
-      sendDrag(html5, dropped);
+    if (dropped && event.dataTransfer && event.dataTransfer.dropEffect !== 'none') {
+      flushClick();
+      send({kind: 'drag', source: html5.target, target: dropped.target});
+    }
     html5 = null; dropped = null;
   }, true);
   const FIELDS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'OPTION']);
   document.addEventListener('pointerdown', (event) => {
     if (!on || !event.isTrusted || event.button !== 0) { held = null; return; }
     const e = draggable(event.composedPath ? event.composedPath()[0] : event.target);
-    held = e && !FIELDS.has(e.tagName)
-      ? {e, x: event.clientX, y: event.clientY, box: e.getBoundingClientRect()} : null;
+    held = e && !FIELDS.has(e.tagName) ? {...taken(e), x: event.clientX, y: event.clientY,
+                                           box: e.getBoundingClientRect()} : null;
   }, true);
   document.addEventListener('pointerup', (event) => {
     const was = held; held = null;
@@ -284,7 +290,7 @@ CAPTURE_JS = r"""(() => {
     if (!moved) return;
     const dest = under(event.clientX, event.clientY, was.e);
     if (!dest) return;
-    sendDrag(was.e, dest);
+    sendDrag(was, dest);
     justDragged = true;  // the click its release makes (on what both share) is no step
     setTimeout(() => { justDragged = false; }, 0);
   }, true);
