@@ -1,10 +1,12 @@
 """Capture: what a person does in the browser becomes steps.
 
 While a person drives (the window of a `handoff`, or a whole `cockpit record` session),
-each click, double-click, fill, select, check, key press and navigation they make is
-posted as an ordinary step sent by `human`, with the role and name of its element as
+each click, double-click, fill, select, check, drag, key press and navigation they make
+is posted as an ordinary step sent by `human`, with the role and name of its element as
 `targets` (as a typed ref step has them): shown in the log as it happens, recorded,
 replayed and exported like any other. It is never run again: the person already did it.
+In an iframe, its targets name the frame (frames.py); in another tab than they last
+acted on (a popup), a `tab N` step comes first.
 
 The page reports trusted DOM events through a binding (capture_js.py). The cockpit's own
 commands make trusted events too (Playwright's input is the browser's input), so events
