@@ -9,7 +9,7 @@ import asyncio
 
 from capture_walks import (BOARD, FRAMED, OPENER, walk_in_a_popup, walk_in_frames,
                            walk_on_the_board)
-from conftest import ok
+from conftest import ok, page
 from test_capture import steps_of, until
 
 
@@ -81,3 +81,21 @@ async def test_a_drag_is_one_step_from_the_element_to_where_it_was_dropped(s, ba
         ("drag @e1 @e2", {"e1": {"role": "listitem", "name": "", "nth": 0, "label": "Gamma"},
                           "e2": {"role": "listitem", "name": "", "nth": 0, "label": "Alpha"}}),
     ], got
+
+
+QUICK_POPUP = page("capture_quick_popup",
+                   '<button type="button" onmousedown="window.close()">Close</button>')
+QUICK_OPENER = page("capture_quick_opener", f"""<button type="button"
+  onclick="window.open('{QUICK_POPUP}', 'quick', 'width=400,height=300')">Open</button>""")
+
+
+async def test_a_typed_click_that_closes_its_popup_is_done_not_failed(s, base):
+    """A popup's button that closes its window as it is pressed (window.close() in its
+    handler): Playwright is still finishing the click when the tab goes. The click was
+    done all the same, and the tab closed by it: replay of a popup walk depends on it."""
+    await ok(s, f"goto {base}{QUICK_OPENER}")
+    await ok(s, "click 'button >> nth=0'")  # the popup opens
+    await ok(s, "tab 2")
+    closed = await ok(s, "click 'button >> nth=0'")  # closes on mousedown, before the up
+    assert "tab 2 closed" in closed.output, closed.output
+    assert s.active.index == 1 and len(s.tabs) == 1
