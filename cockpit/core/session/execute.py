@@ -169,7 +169,9 @@ async def _mutate(session: Engine, ctx: Context[Engine], inv: Invocation) -> Out
         try:
             outcome = await inv.spec.handler(ctx, inv)
         except (CommandError, PlaywrightError):
-            if not tab.page.is_closed():
+            # a person's kind of action (input given to the page) that closed its tab was
+            # done; a wait or a check on it was not
+            if not (inv.spec.captured and tab.page.is_closed()):
                 raise
             outcome = _closed_its_window(ctx, inv)  # Playwright gave up on the closed tab
         if not isinstance(outcome, Outcome):
