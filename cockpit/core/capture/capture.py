@@ -249,27 +249,34 @@ class Capture:
                 await asyncio.sleep(held)
                 continue
             page, action = self._queue.popleft()
-            if action.get("kind") == "tab":
-                await self._went_to(page, action)
-                continue
-            wait = float(action.get("received") or 0) + SETTLE_S - time.time()
-            if wait > 0 and not self._queue:
-                await asyncio.sleep(wait)
-            if isinstance(action.get("frame"), asyncio.Task):
-                frame = await action["frame"]
-                if frame is None:
-                    continue
-                action = {**action, "frame": frame, "title": await self._title(page)}
+            try:
+                await self._post_one(page, action)
+            except Exception:  # one step's failure must not lose the person's next ones
+                log.exception("capture: a %s step was not posted", action.get("kind"))
+
+    async def _post_one(self, page: Page, action: dict[str, Any]) -> None:
+        """Post one action, once where it led is known."""
+        if action.get("kind") == "tab":
+            await self._went_to(page, action)
+            return
+        wait = float(action.get("received") or 0) + SETTLE_S - time.time()
+        if wait > 0 and not self._queue:
+            await asyncio.sleep(wait)
+        if isinstance(action.get("frame"), asyncio.Task):
+            frame = await action["frame"]
+            if frame is None:
+                return
+            action = {**action, "frame": frame, "title": await self._title(page)}
+        ended = self._next_on(page)
+        if ended is None and not page.is_closed():
+            try:
+                await page.wait_for_load_state("load", timeout=LOAD_WAIT_MS)
+            except PlaywrightError as exc:  # still loading, or gone: posted as it is
+                log.debug("capture: the page did not load: %s", exc)
             ended = self._next_on(page)
-            if ended is None and not page.is_closed():
-                try:
-                    await page.wait_for_load_state("load", timeout=LOAD_WAIT_MS)
-                except PlaywrightError as exc:  # still loading, or gone: posted as it is
-                    log.debug("capture: the page did not load: %s", exc)
-                ended = self._next_on(page)
-                if ended is None:
-                    await self._closing(page)
-            await self.post(page, action, ended)
+            if ended is None:
+                await self._closing(page)
+        await self.post(page, action, ended)
 
     @staticmethod
     async def _closing(page: Page) -> None:

@@ -67,8 +67,12 @@ class CapturePort:
         tab = next((t for t in self._tabs() if t.page is page), None)
         if tab is None:
             return None
-        await self._switch(tab)
-        return tab.info()
+        try:
+            await self._switch(tab)
+            return tab.info()
+        except ValueError:  # it closed meanwhile (a popup's last click): not a tab now
+            log.debug("capture: tab %s closed before the session could follow", tab.id)
+            return None
 
     async def post_step(self, line: str, *, source: str,
                         targets: dict[str, dict[str, Any]], at: dict[str, Any] | None,
