@@ -331,11 +331,14 @@ def _locator(target: str, targets: dict[str, dict], d: Python) -> tuple[str, str
     if want is None:  # a ref the recording could not name: nothing stable to find it by
         return (d.call("page", "locator", d.lit("aria-ref=" + ref)),
                 f"  {d.comment(UNNAMED)}")
+    within = "page"
+    for frame in want.get("frame") or []:  # in iframes (a captured step): entered in turn
+        within = d.call(within, "frame_locator", d.lit(frame))
     if want.get("label") and not want["name"]:  # nameless to Playwright: by its words
-        loc = d.call(d.call("page", "get_by_role", d.lit(want["role"])), "filter",
+        loc = d.call(d.call(within, "get_by_role", d.lit(want["role"])), "filter",
                      has_text=want["label"])
     else:
-        loc = d.call("page", "get_by_role", d.lit(want["role"]), name=want["name"],
+        loc = d.call(within, "get_by_role", d.lit(want["role"]), name=want["name"],
                      exact=True)
     return (d.call(loc, "nth", str(want["nth"])) if want.get("nth") else loc), ""
 

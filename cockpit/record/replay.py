@@ -18,6 +18,7 @@ from ..core import (
     events as ev, expectation_of, parse, split_words,
 )
 from . import pointer
+from .frames import framed_selector
 from .location import Place, differs, place_of, recorded_place, same_url
 from .mask import MASK
 from .reader import Recording
@@ -236,7 +237,8 @@ class Replayer:
 
     async def _find_refs(self, line: str, targets: dict[str, dict]) -> tuple[str, list[str]]:
         """The line with each recorded ref replaced by the ref that has its role and name
-        (and the same place among equals) on the page now."""
+        (and the same place among equals) on the page now; one in an iframe, by a selector
+        that enters its frames."""
         if not targets:
             return line, []
         try:
@@ -252,9 +254,14 @@ class Replayer:
             if want is None or ref is None:  # want is None whenever ref is (for mypy)
                 out.append(word)
                 continue
+            if want.get("frame"):  # in an iframe: its refs are not the page's to match
+                out.append(framed_selector(want))
+                continue
             # refs are named as `snapshot -i` names them: a nameless button by its words
             label = want.get("label") or want["name"]
-            same = [r for r, role, name, _ in refs if role == want["role"] and name == label]
+            # one nameless even by its words (a list item: its text is its value), by them
+            same = [r for r, role, name, value in refs if role == want["role"]
+                    and (name == label or (want.get("label") and not name and value == label))]
             nth = want.get("nth", 0)
             found = same[nth] if nth < len(same) else None  # not another one of its kind
             if found is None:

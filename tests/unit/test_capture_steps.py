@@ -56,3 +56,17 @@ def test_an_action_is_a_line_the_language_reads_back(action, line, said):
 ])
 def test_what_is_not_a_step(action):
     assert step_of(action) is None
+
+
+def test_a_drag_in_a_frame_names_both_elements_and_their_frame():
+    frame = ['iframe[name="board"]', "iframe >> nth=1"]
+    step = step_of({"kind": "drag", "frame": frame,
+                    "source": {"role": "listitem", "name": "", "nth": 2, "label": "Gamma"},
+                    "target": {"role": "region", "name": "Done", "nth": 0, "label": "x"}})
+    assert step == ("drag @e1 @e2",
+                    {"e1": {"role": "listitem", "name": "", "nth": 2, "label": "Gamma",
+                            "frame": frame},
+                     "e2": {"role": "region", "name": "Done", "nth": 0, "frame": frame}},
+                    'dragged listitem "Gamma" onto region "Done"')
+    assert Command.of(step[0], REGISTRY).spec.captured  # the registry says it is a step
+    assert step_of({"kind": "drag", "target": EMAIL}) is None  # nothing was dragged

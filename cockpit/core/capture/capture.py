@@ -1,10 +1,12 @@
 """Capture: what a person does in the browser becomes steps.
 
 While a person drives (the window of a `handoff`, or a whole `cockpit record` session),
-each click, double-click, fill, select, check, key press and navigation they make is
-posted as an ordinary step sent by `human`, with the role and name of its element as
+each click, double-click, fill, select, check, drag, key press and navigation they make
+is posted as an ordinary step sent by `human`, with the role and name of its element as
 `targets` (as a typed ref step has them): shown in the log as it happens, recorded,
 replayed and exported like any other. It is never run again: the person already did it.
+In an iframe, its targets name the frame (frames.py); in another tab than they last
+acted on (a popup), a `tab N` step comes first.
 
 The page reports trusted DOM events through a binding (capture_js.py). The cockpit's own
 commands make trusted events too (Playwright's input is the browser's input), so events
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import shlex
 import time
 import weakref
 from collections import deque
@@ -28,32 +29,41 @@ from ..base.logs import spawn
 from ..base.sources import HUMAN
 from ..language.registry import REGISTRY
 from .capture_js import BINDING, capture_script
+from .frames import frame_path
+from .steps import REF, step_of
+
+__all__ = ["REF", "Capture", "CaptureHost", "step_of"]
 
 if TYPE_CHECKING:
-    from playwright.async_api import BrowserContext, Page
+    from playwright.async_api import BrowserContext, Frame, Page
 
     from ..base.events import Event, EventBus
 
 log = logging.getLogger("cockpit")
 
 SETTLE_S = 0.3  # after an action, before its step is posted: where it led is its URL
+HELD_S = 0.35  # a click the page holds back (DOUBLE_MS in capture_js.py) is sent in this
 LOAD_WAIT_MS = 3000  # ... and at most this for the page it led to to load
+POPUP_CLOSE_MS = 600  # ... and for a popup its last action closes to be gone
 NAVIGATION_GRACE_S = 2.5  # a new document this soon after an action is that action's
 COMMAND_SLACK_S = 0.005  # Date.now() is in whole ms: an event this close to a command is its
 SPANS_KEPT = 50
 TELL_S = 2.0  # a page told whether to capture answers in this long, or is not waited for
-REF = "e1"  # the one ref a captured step names: its element is in the step's targets
 
 
 class CaptureHost(Protocol):
     """What capture needs of the session: its bus (commands' times, and where steps
-    go), whether a person has the browser now, and a way to post a step."""
+    go), whether a person has the browser now, its tabs, and a way to post a step."""
 
     @property
     def bus(self) -> EventBus: ...
     @property
     def human_has_control(self) -> bool: ...
     def tab_of_page(self, page: Page) -> dict[str, Any] | None: ...
+    def active_page(self) -> Page | None: ...
+    async def follow(self, page: Page) -> dict[str, Any] | None:
+        """Make the tab showing `page` the active one; its info (None: no tab shows it)."""
+        ...
     async def post_step(self, line: str, *, source: str,
                         targets: dict[str, dict[str, Any]], at: dict[str, Any] | None,
                         tab: dict[str, Any] | None, output: str) -> None: ...
@@ -71,6 +81,7 @@ class Capture:
         self._running: dict[int, float] = {}  # command id -> when it started
         self._spans: deque[tuple[float, float]] = deque(maxlen=SPANS_KEPT)
         self._last_action: dict[Page, float] = {}  # when a person last acted on a page
+        self._acting_on: Page | None = None  # the page they last acted on
         self._queue: deque[tuple[Page, dict[str, Any]]] = deque()  # not yet posted
         self._worker: asyncio.Task[Any] | None = None
         self._contexts: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
@@ -88,19 +99,27 @@ class Capture:
         """Capture the whole session (`cockpit record`), or only while a person has
         control again; the pages know it when this returns."""
         self._everything = on
+        self._acting_on = None
         await self._tell_pages()
 
     async def _tell_pages(self) -> None:
         """Each page's script, whether to report: it costs a page nothing while off."""
         on = self.on
-        for context in list(self._contexts):
-            for page in context.pages:
-                try:  # a page that hangs (a script's endless loop) is not waited for
-                    await asyncio.wait_for(page.evaluate(
-                        "v => window.__cockpitCaptureOn && window.__cockpitCaptureOn(v)",
-                        on), TELL_S)
-                except (PlaywrightError, TimeoutError) as exc:  # closing, navigating (its
-                    log.debug("capture: %s not told: %r", page.url, exc)  # next asks)
+        frames = [f for context in list(self._contexts) for page in context.pages
+                  for f in page.frames]  # the iframes too: a person acts in them as well
+        await asyncio.gather(*(self._tell(frame, on) for frame in frames))
+
+    @staticmethod
+    async def _tell(frame: Frame, on: bool) -> None:
+        """One frame, whether to report; the script first where the browser ran none
+        (the page a popup opened into keeps its blank first document's window, and
+        Chromium runs no init script for it)."""
+        told = "window.__cockpitCaptureOn && window.__cockpitCaptureOn(v)"
+        try:  # a page that hangs (a script's endless loop) is not waited for
+            await asyncio.wait_for(frame.evaluate(
+                f"v => {{ {capture_script() if on else ''}; {told}; }}", on), TELL_S)
+        except (PlaywrightError, TimeoutError) as exc:  # closing, navigating (its next
+            log.debug("capture: %s not told: %r", frame.url, exc)  # document asks)
 
     # --- installing ------------------------------------------------------------------
     async def install(self, context: BrowserContext) -> None:
@@ -126,15 +145,24 @@ class Capture:
                     log.debug("capture script not added to %s: %r", frame.url, exc)  # next
 
     def _watch(self, page: Page) -> None:
-        page.on("framenavigated", lambda frame: self._navigated(page, frame.url)
-                if frame == page.main_frame else None)
+        page.on("framenavigated", lambda frame: self._new_document(page, frame))
+        if self.on:  # a popup: its first document may be in already, and unseen
+            for frame in page.frames:
+                spawn(self._tell(frame, True), "capturing in a new page")
         def closed(_: Page) -> None:
             self._last_action.pop(page, None)
         page.on("close", closed)
 
+    def _new_document(self, page: Page, frame: Frame) -> None:
+        if self.on:  # its script, in case the browser ran none there (_tell)
+            spawn(self._tell(frame, True), "capturing in a new document")
+        if frame == page.main_frame:
+            self._navigated(page, frame.url)
+
     # --- what the cockpit itself does is not the person's ------------------------------
     def _on_event(self, event: Event) -> None:
         if event.kind in (ev.HANDOFF, ev.RESUMED):  # a person has control, or not now
+            self._acting_on = None  # they begin where the session is
             spawn(self._tell_pages(), "telling the pages whether to capture")
         elif event.kind == ev.COMMAND_STARTED and not event.data.get("captured"):
             self._running[event.data["id"]] = time.time()
@@ -161,9 +189,6 @@ class Capture:
         page = source.get("page")
         if not self.on or page is None or not isinstance(action, dict):
             return
-        if source.get("frame") is not page.main_frame:  # refs of frames: not yet
-            log.debug("capture: an action in a frame is not captured")
-            return
         spec = REGISTRY.get(str(action.get("kind")))
         if spec is None or not spec.captured:  # the registry says which actions are steps
             return
@@ -171,6 +196,11 @@ class Capture:
         if self._ours(at):
             return
         self._last_action[page] = time.time()
+        frame = source.get("frame")
+        if frame is not None and frame is not page.main_frame:
+            # in an iframe: its step names the frame, and happened on the page's URL
+            action = {**action, "frame": spawn(frame_path(frame), "naming a frame"),
+                      "url": page.url, "title": None}
         self._enqueue(page, action)
 
     def _navigated(self, page: Page, url: str) -> None:
@@ -185,7 +215,26 @@ class Capture:
         self._enqueue(page, {"kind": "goto", "url": url, "t": now * 1000})
 
     def _enqueue(self, page: Page, action: dict[str, Any]) -> None:
-        self._queue.append((page, {**action, "received": time.time()}))
+        """Queued in the order the person acted, after a `tab` step when they acted on
+        another tab than they last did (a popup that closed itself has returned them to
+        its opener without one: export waits for the close, as for typed steps)."""
+        last = self._acting_on or self.host.active_page()
+        self._acting_on = page
+        if last is not None and page is not last and not last.is_closed():
+            tab = self.host.tab_of_page(page)
+            if tab is not None:
+                self._insert(page, {"kind": "tab", "tab": tab, "t": action.get("t")})
+        # its tab as it is now: a popup may have closed by the time its step is posted
+        self._insert(page, {**action, "tab": self.host.tab_of_page(page)})
+
+    def _insert(self, page: Page, action: dict[str, Any]) -> None:
+        """In the order of when: a click held back in one frame (to see whether it is a
+        double-click) comes after what the person did next in another."""
+        at = float(action.get("t") or 0)
+        place = len(self._queue)
+        while place > 0 and float(self._queue[place - 1][1].get("t") or 0) > at:
+            place -= 1
+        self._queue.insert(place, (page, {**action, "received": time.time()}))
         if self._worker is None or self._worker.done():
             self._worker = spawn(self._post_all(), "posting captured steps")
 
@@ -193,25 +242,69 @@ class Capture:
         """Post the actions in the order the person made them, each once the page it
         led to has settled (its step ends there)."""
         while self._queue:
+            # a click another frame holds back (a double-click's first?) may come yet,
+            # and go before this one: it comes within HELD_S
+            held = float(self._queue[0][1].get("received") or 0) + HELD_S - time.time()
+            if held > 0:
+                await asyncio.sleep(held)
+                continue
             page, action = self._queue.popleft()
-            wait = float(action.get("received") or 0) + SETTLE_S - time.time()
-            if wait > 0 and not self._queue:
-                await asyncio.sleep(wait)
+            try:
+                await self._post_one(page, action)
+            except Exception:  # one step's failure must not lose the person's next ones
+                log.exception("capture: a %s step was not posted", action.get("kind"))
+
+    async def _post_one(self, page: Page, action: dict[str, Any]) -> None:
+        """Post one action, once where it led is known."""
+        if action.get("kind") == "tab":
+            await self._went_to(page, action)
+            return
+        wait = float(action.get("received") or 0) + SETTLE_S - time.time()
+        if wait > 0 and not self._queue:
+            await asyncio.sleep(wait)
+        if isinstance(action.get("frame"), asyncio.Task):
+            frame = await action["frame"]
+            if frame is None:
+                return
+            action = {**action, "frame": frame, "title": await self._title(page)}
+        ended = self._next_on(page)
+        if ended is None and not page.is_closed():
+            try:
+                await page.wait_for_load_state("load", timeout=LOAD_WAIT_MS)
+            except PlaywrightError as exc:  # still loading, or gone: posted as it is
+                log.debug("capture: the page did not load: %s", exc)
             ended = self._next_on(page)
-            if ended is None and not page.is_closed():
-                try:
-                    await page.wait_for_load_state("load", timeout=LOAD_WAIT_MS)
-                except PlaywrightError as exc:  # still loading, or gone: posted as it is
-                    log.debug("capture: the page did not load: %s", exc)
-                ended = self._next_on(page)
-            await self.post(page, action, ended)
+            if ended is None:
+                await self._closing(page)
+        await self.post(page, action, ended)
+
+    @staticmethod
+    async def _closing(page: Page) -> None:
+        """A popup the person's last action there may close (its Save): a moment for it
+        to, so that its step ends where the session went (back on the opener)."""
+        try:
+            if await page.opener() is not None:
+                await page.wait_for_event("close", timeout=POPUP_CLOSE_MS)
+        except PlaywrightError as exc:  # it stays open (or went while asked): as it is
+            log.debug("capture: %s did not close: %s", page.url, exc)
+
+    @staticmethod
+    async def _title(page: Page) -> str | None:
+        try:
+            return await page.title()
+        except PlaywrightError as exc:  # navigating or closed: said without
+            log.debug("capture: no title of %s: %s", page.url, exc)
+            return None
 
     def _next_on(self, page: Page) -> dict[str, Any] | None:
         """Where the person's next action on `page` was done: where this one ended
         (None: they have done nothing since, or went elsewhere by themselves)."""
-        following = next((a for p, a in self._queue if p is page), None)
+        following = next((a for p, a in self._queue if p is page and a.get("kind") != "tab"),
+                         None)
         if following is None or following.get("kind") == "goto":
             return None
+        if following.get("frame") is not None:  # its URL is the page's; its title, later
+            return {"url": following.get("url")}
         return {"url": following.get("url"), "title": following.get("title")}
 
     async def post(self, page: Page, action: dict[str, Any],
@@ -222,16 +315,33 @@ class Capture:
         if step is None:
             return
         line, targets, output = step
+        done_on = self.host.tab_of_page(page) or action.get("tab")  # as it was then
         tab = self.host.tab_of_page(page)
-        if tab is not None and ended is not None:
-            tab = {**tab, **ended}
+        if tab is None and page.is_closed() and ended is None:
+            # the last step in a popup, which closed it: the session is back on its
+            # opener, as after a typed step
+            active = self.host.active_page()
+            tab = self.host.tab_of_page(active) if active is not None else None
+        elif ended is not None:
+            tab = {**(tab or done_on or {}), **ended}
         at = None
         if action.get("kind") != "goto":  # where it was done: replay checks it is there
-            at = {"tab": (tab or {}).get("index"), "url": action.get("url"),
+            at = {"tab": (done_on or {}).get("index"), "url": action.get("url"),
                   "title": action.get("title")}
         self.steps += 1
         await self.host.post_step(line, source=HUMAN, targets=targets, at=at, tab=tab,
                             output=output)
+
+    async def _went_to(self, page: Page, action: dict[str, Any]) -> None:
+        """The person went on in another tab (a popup, or back to the opener while it is
+        open): the session follows, and a `tab N` step says so, for replay and export
+        to go there too (the tab it was when they acted there: it may have closed since)."""
+        tab = action["tab"]
+        if not page.is_closed():
+            tab = await self.host.follow(page) or tab
+        self.steps += 1
+        await self.host.post_step(f"tab {tab['index']}", source=HUMAN, targets={}, at=None,
+                                  tab=tab, output=f"switched to tab {tab['index']}")
 
     async def close(self) -> None:
         if self._worker is not None and not self._worker.done():
@@ -240,32 +350,3 @@ class Capture:
             except TimeoutError:
                 log.warning("capture: the last steps were not posted in time")
 
-
-def step_of(action: dict[str, Any]) -> tuple[str, dict[str, dict[str, Any]], str] | None:
-    """The command line, targets and output of one reported action (None: not a step)."""
-    kind = str(action.get("kind"))
-    if kind == "goto":
-        url = str(action.get("url") or "")
-        return (f"goto {shlex.quote(url)}", {}, f"went to {url}") if url else None
-    if kind == "press":
-        key = str(action.get("key") or "")
-        return (f"press {shlex.quote(key)}", {}, f"pressed {key}") if key else None
-    target = action.get("target")
-    if not isinstance(target, dict) or not target.get("role"):
-        return None
-    want = {"role": str(target["role"]), "name": str(target.get("name") or ""),
-            "nth": int(target.get("nth") or 0)}
-    said = f'{want["role"]} "{want["name"]}"'
-    if kind == "fill":
-        value = "$PASSWORD" if action.get("secret") else shlex.quote(str(action.get("value")
-                                                                         or ""))
-        return f"fill @{REF} {value}", {REF: want}, f"filled {said}"
-    if kind == "select":
-        values = [str(v) for v in action.get("values") or []]
-        if not values:
-            return None
-        return (f"select @{REF} {' '.join(shlex.quote(v) for v in values)}", {REF: want},
-                f"selected {', '.join(values)} in {said}")
-    done = {"click": "clicked", "dblclick": "double-clicked", "check": "checked",
-            "uncheck": "unchecked"}.get(kind)
-    return (f"{kind} @{REF}", {REF: want}, f"{done} {said}") if done else None

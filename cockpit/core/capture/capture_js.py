@@ -8,8 +8,9 @@ from __future__ import annotations
 BINDING = "__cockpitCapture"
 
 # What it reports, one object per action:
-#   {kind: click|dblclick|fill|select|check|uncheck|press, target: {role, name, nth},
-#    value?, values?, key?, secret?, url, title, t}
+#   {kind: click|dblclick|fill|select|check|uncheck|press|drag,
+#    target: {role, name, nth, label?}, source? (a drag's), value?, values?, key?, secret?,
+#    url, title, t}
 # `t` is Date.now() at the event: events the cockpit itself caused (a command's click is
 # trusted too) are told apart by when they happened (capture.py).
 #
@@ -18,15 +19,19 @@ BINDING = "__cockpitCapture"
 # field's value is committed (`change`: the field was left or the form submitted), and
 # before the key that submits it; a password field's value never leaves the page.
 CAPTURE_JS = r"""(() => {
-  if (window.__cockpitCaptureInstalled) return;
-  window.__cockpitCaptureInstalled = true;
+  // once a document: a popup's first (blank) document hands its window on to the page it
+  // opens, so a mark on the window would keep the page's own listeners out
+  if (document.__cockpitCaptureInstalled) return;
+  Object.defineProperty(document, '__cockpitCaptureInstalled', {value: true});
   // off until the cockpit says a person drives: the agent's own clicks cost nothing
   let on = false;
-  Object.defineProperty(window, '__cockpitCaptureOn', {value: (v) => { on = !!v; }});
+  Object.defineProperty(window, '__cockpitCaptureOn',
+                        {value: (v) => { on = !!v; }, configurable: true, writable: true});
   const send = (action) => {
     const report = window['__BINDING__'];
     if (typeof report !== 'function') return;
-    action.url = location.href; action.title = document.title; action.t = Date.now();
+    action.url = location.href; action.title = document.title;
+    action.t = action.t || Date.now();  // a held click: when it was made
     try { report(action); } catch (e) { /* the binding went with its context */ }
   };
   try {
@@ -70,6 +75,8 @@ CAPTURE_JS = r"""(() => {
     if (tag === 'OPTION') return 'option';
     if (tag === 'IMG') return e.getAttribute('alt') === '' ? 'presentation' : 'img';
     if (/^H[1-6]$/.test(tag)) return 'heading';
+    if (tag === 'LI') return 'listitem';
+    if (tag === 'UL' || tag === 'OL') return 'list';
     if (tag === 'INPUT') {
       if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
       if (type === 'checkbox') return 'checkbox';
@@ -112,7 +119,7 @@ CAPTURE_JS = r"""(() => {
     return norm(e.title);
   };
   const ACTED_ON = 'a[href],button,input,select,textarea,summary,option,[role],[onclick],'
-    + '[tabindex],img,label,h1,h2,h3,h4,h5,h6';
+    + '[tabindex],img,label,h1,h2,h3,h4,h5,h6,li,ul,ol';
   // the element a person acted on: the nearest control around what was hit (a link
   // around an image), else the nearest element with a role a test can find it by
   const CONTROLS = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab',
@@ -135,9 +142,11 @@ CAPTURE_JS = r"""(() => {
     let nth = 0;  // its place among the page's elements of that role and name
     for (const other of document.querySelectorAll(ACTED_ON)) {
       if (other === e) break;
-      if (roleOf(other) === role && nameOf(other, role) === name) nth++;
+      if (roleOf(other) === role && nameOf(other, role) === name
+          && (name || text(other) === text(e))) nth++;
     }
-    return {role, name, nth};
+    // nameless to Playwright (a list item): named by its words, as `snapshot -i` does
+    return name ? {role, name, nth} : {role, name, nth, label: text(e)};
   };
   const committed = new WeakMap();  // field -> the value last sent as a fill
   const fill = (field) => {
@@ -161,7 +170,7 @@ CAPTURE_JS = r"""(() => {
   };
   const DOUBLE_MS = 300;
   document.addEventListener('click', (event) => {
-    if (!on || !event.isTrusted || event.button !== 0) return;
+    if (!on || !event.isTrusted || event.button !== 0 || justDragged) return;
     const raw = event.composedPath ? event.composedPath()[0] : event.target;
     const e = actionable(raw);
     // a toggle's step is its change, a field's its fill, a select's its choice
@@ -171,7 +180,7 @@ CAPTURE_JS = r"""(() => {
     // the second click of a double-click (see dblclick), or one a key made (its press is the step)
     if (event.detail !== 1) return;
     flushClick();
-    pendingClick = {kind: 'click', target: targetOf(e)};
+    pendingClick = {kind: 'click', target: targetOf(e), t: Date.now()};
     clickTimer = setTimeout(flushClick, DOUBLE_MS);
   }, true);
   document.addEventListener('dblclick', (event) => {
@@ -219,6 +228,71 @@ CAPTURE_JS = r"""(() => {
     const mods = [event.ctrlKey && 'Control', event.altKey && 'Alt', event.metaKey && 'Meta',
                   event.shiftKey && key.length > 1 && 'Shift'].filter(Boolean);
     send({kind: 'press', key: [...mods, key].join('+')});
+  }, true);
+  // A drag: HTML5 drag and drop (dragstart .. drop), or a pointer held down on an
+  // element that the page moves with it (a sortable list) and let go elsewhere. A text
+  // selection moves nothing: not a drag. What was dropped on is under the pointer.
+  const draggable = (start) => {
+    const e = start && start.nodeType === 1 ? start : start && start.parentElement;
+    const found = actionable(e);
+    return found && found.tagName !== 'BODY' ? found : null;
+  };
+  const under = (x, y, dragged) => {
+    for (const hit of document.elementsFromPoint(x, y)) {
+      if (dragged.contains(hit)) continue;  // what is dragged follows the pointer
+      const e = draggable(hit);
+      if (e && e !== dragged) return e;
+    }
+    return null;
+  };
+  // each named as it was when the person took it, and where it was let go: before the
+  // page moves it (replay finds them as they were)
+  const sendDrag = (source, dest) => {
+    if (!source || !dest || source.e === dest) return;
+    flushClick();
+    send({kind: 'drag', source: source.target, target: targetOf(dest)});
+  };
+  const taken = (e) => e && {e, target: targetOf(e)};
+  let html5 = null, dropped = null, held = null, justDragged = false;
+  document.addEventListener('dragstart', (event) => {
+    if (!on || !event.isTrusted) return;
+    held = null;
+    html5 = taken(draggable(event.composedPath ? event.composedPath()[0] : event.target));
+    dropped = null;
+  }, true);
+  document.addEventListener('drop', (event) => {
+    if (!on || !event.isTrusted || !html5) return;
+    const spot = under(event.clientX, event.clientY, html5.e)
+      || draggable(event.composedPath ? event.composedPath()[0] : event.target);
+    dropped = spot && spot !== html5.e ? {e: spot, target: targetOf(spot)} : null;
+  }, true);
+  document.addEventListener('dragend', (event) => {
+    if (!on || !event.isTrusted || !html5) return;
+    if (dropped && event.dataTransfer && event.dataTransfer.dropEffect !== 'none') {
+      flushClick();
+      send({kind: 'drag', source: html5.target, target: dropped.target});
+    }
+    html5 = null; dropped = null;
+  }, true);
+  const FIELDS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'OPTION']);
+  document.addEventListener('pointerdown', (event) => {
+    if (!on || !event.isTrusted || event.button !== 0) { held = null; return; }
+    const e = draggable(event.composedPath ? event.composedPath()[0] : event.target);
+    held = e && !FIELDS.has(e.tagName) ? {...taken(e), x: event.clientX, y: event.clientY,
+                                           box: e.getBoundingClientRect()} : null;
+  }, true);
+  document.addEventListener('pointerup', (event) => {
+    const was = held; held = null;
+    if (!on || !event.isTrusted || !was || html5) return;
+    const box = was.e.getBoundingClientRect();
+    const moved = Math.hypot(event.clientX - was.x, event.clientY - was.y) > 8
+      && (Math.abs(box.left - was.box.left) > 4 || Math.abs(box.top - was.box.top) > 4);
+    if (!moved) return;
+    const dest = under(event.clientX, event.clientY, was.e);
+    if (!dest) return;
+    sendDrag(was, dest);
+    justDragged = true;  // the click its release makes (on what both share) is no step
+    setTimeout(() => { justDragged = false; }, 0);
   }, true);
   // leaving the page: what is held back goes now (the binding sends synchronously)
   window.addEventListener('pagehide', flushClick, true);

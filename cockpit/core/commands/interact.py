@@ -355,7 +355,7 @@ async def upload(ctx: CommandContext, a: Invocation) -> Outcome:
 @command("drag", "interact", "Drag one element onto another.",
          args=(Arg("source", "what to drag", kind=TARGET),
                Arg("destination", "where to drop it", kind=TARGET)), mutates=True,
-         examples=("drag @e4 @e9",))
+         examples=("drag @e4 @e9",), captured=True)
 async def drag(ctx: CommandContext, a: Invocation) -> Outcome:
     destination = await ctx.locate(a.destination)
     await ctx.on(a.source, lambda loc: loc.drag_to(destination, timeout=ctx.timeout))

@@ -8,7 +8,7 @@ Nothing runs: the person did it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..base import events as ev
@@ -29,17 +29,20 @@ log = logging.getLogger(__name__)
 
 class CapturePort:
     """The session as capture sees it: the bus, whether a person has the browser, the
-    tab of a page, and where a captured step goes."""
+    tab of a page and the active one, and where a captured step goes."""
 
     def __init__(self, bus: EventBus, ids: Iterator[int], registry: Registry,
                  after_steps: list[AfterStep], handoff: Handoff,
-                 tabs: Callable[[], list[Tab]]) -> None:
+                 tabs: Callable[[], list[Tab]], active: Callable[[], Tab | None],
+                 switch: Callable[[Tab], Awaitable[None]]) -> None:
         self._bus = bus
         self._ids = ids  # the session's command ids: a captured step is numbered as any
         self._registry = registry
         self._after_steps = after_steps
         self._handoff = handoff
         self._tabs = tabs
+        self._active = active
+        self._switch = switch
 
     @property
     def bus(self) -> EventBus:
@@ -53,6 +56,23 @@ class CapturePort:
         """The tab showing `page` (index, id, title, URL), if one does."""
         tab = next((t for t in self._tabs() if t.page is page), None)
         return tab.info() if tab is not None else None
+
+    def active_page(self) -> Page | None:
+        """The page of the session's active tab (None: no tab)."""
+        tab = self._active()
+        return tab.page if tab is not None else None
+
+    async def follow(self, page: Page) -> dict[str, Any] | None:
+        """The tab showing `page` becomes the active one, as a person went to it."""
+        tab = next((t for t in self._tabs() if t.page is page), None)
+        if tab is None:
+            return None
+        try:
+            await self._switch(tab)
+            return tab.info()
+        except ValueError:  # it closed meanwhile (a popup's last click): not a tab now
+            log.debug("capture: tab %s closed before the session could follow", tab.id)
+            return None
 
     async def post_step(self, line: str, *, source: str,
                         targets: dict[str, dict[str, Any]], at: dict[str, Any] | None,

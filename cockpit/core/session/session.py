@@ -142,7 +142,8 @@ class Session(BrowserFacade, SessionTabs):
         # what a person does in the browser, as steps (core/capture): while they have
         # control, or always (`capture.everything`: `cockpit record`)
         self.capture = Capture(CapturePort(self.bus, self._ids, self.registry,
-                                           self.after_steps, self.handoff, lambda: self.tabs))
+                                           self.after_steps, self.handoff, lambda: self.tabs,
+                                           lambda: self.active, self.switch_to))
         self.browser.preparers.append(self.capture.install)  # before any page loads
 
     # --- lifecycle ----------------------------------------------------------------------
