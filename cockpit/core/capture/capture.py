@@ -27,6 +27,7 @@ from ..base import events as ev
 from ..base.logs import spawn
 from ..base.sources import HUMAN
 from ..language.registry import REGISTRY
+from ..language.shell_words import positional
 from .capture_js import BINDING, capture_script
 
 if TYPE_CHECKING:
@@ -43,6 +44,9 @@ COMMAND_SLACK_S = 0.005  # Date.now() is in whole ms: an event this close to a c
 SPANS_KEPT = 50
 TELL_S = 2.0  # a page told whether to capture answers in this long, or is not waited for
 REF = "e1"  # the one ref a captured step names: its element is in the step's targets
+# a view's raw input (the live view's mouse and keys), relayed as these commands: while
+# capture is on, what they do in the page is the person's, captured as their steps
+RELAYED_INPUT = ("mouse", "press")
 
 
 class CaptureHost(Protocol):
@@ -83,6 +87,11 @@ class Capture:
     @property
     def everything(self) -> bool:
         return self._everything
+
+    def relays(self, command: str | None) -> bool:
+        """Whether the command `command`, relayed from a person's view of the page, is
+        their own input now: what it does in the page becomes their captured steps."""
+        return self.on and command in RELAYED_INPUT
 
     async def capture_everything(self, on: bool = True) -> None:
         """Capture the whole session (`cockpit record`), or only while a person has
@@ -136,7 +145,8 @@ class Capture:
     def _on_event(self, event: Event) -> None:
         if event.kind in (ev.HANDOFF, ev.RESUMED):  # a person has control, or not now
             spawn(self._tell_pages(), "telling the pages whether to capture")
-        elif event.kind == ev.COMMAND_STARTED and not event.data.get("captured"):
+        elif event.kind == ev.COMMAND_STARTED and not event.data.get("captured") \
+                and not event.data.get("relayed"):  # the person's input: theirs
             self._running[event.data["id"]] = time.time()
         elif event.kind == ev.COMMAND_FINISHED and event.data["id"] in self._running:
             self._spans.append((self._running.pop(event.data["id"]), time.time()))
@@ -249,7 +259,7 @@ def step_of(action: dict[str, Any]) -> tuple[str, dict[str, dict[str, Any]], str
         return (f"goto {shlex.quote(url)}", {}, f"went to {url}") if url else None
     if kind == "press":
         key = str(action.get("key") or "")
-        return (f"press {shlex.quote(key)}", {}, f"pressed {key}") if key else None
+        return (f"press {words(key)}", {}, f"pressed {key}") if key else None
     target = action.get("target")
     if not isinstance(target, dict) or not target.get("role"):
         return None
@@ -257,15 +267,23 @@ def step_of(action: dict[str, Any]) -> tuple[str, dict[str, dict[str, Any]], str
             "nth": int(target.get("nth") or 0)}
     said = f'{want["role"]} "{want["name"]}"'
     if kind == "fill":
-        value = "$PASSWORD" if action.get("secret") else shlex.quote(str(action.get("value")
-                                                                         or ""))
-        return f"fill @{REF} {value}", {REF: want}, f"filled {said}"
+        if action.get("secret"):
+            return f"fill @{REF} $PASSWORD", {REF: want}, f"filled {said}"
+        return (f"fill {words(f'@{REF}', str(action.get('value') or ''))}", {REF: want},
+                f"filled {said}")
     if kind == "select":
         values = [str(v) for v in action.get("values") or []]
         if not values:
             return None
-        return (f"select @{REF} {' '.join(shlex.quote(v) for v in values)}", {REF: want},
+        return (f"select {words(f'@{REF}', *values)}", {REF: want},
                 f"selected {', '.join(values)} in {said}")
     done = {"click": "clicked", "dblclick": "double-clicked", "check": "checked",
             "uncheck": "unchecked"}.get(kind)
     return (f"{kind} @{REF}", {REF: want}, f"{done} {said}") if done else None
+
+
+def words(*args: str) -> str:
+    """A step's arguments as its line writes them: each quoted (a value the person typed
+    stays their text, `$HOME` too), after `--` when one starts with '-'."""
+    return " ".join(shlex.quote(word) if word != "--" else word
+                    for word in positional(*args))
