@@ -44,9 +44,6 @@ COMMAND_SLACK_S = 0.005  # Date.now() is in whole ms: an event this close to a c
 SPANS_KEPT = 50
 TELL_S = 2.0  # a page told whether to capture answers in this long, or is not waited for
 REF = "e1"  # the one ref a captured step names: its element is in the step's targets
-# a view's raw input (the live view's mouse and keys), relayed as these commands: while
-# capture is on, what they do in the page is the person's, captured as their steps
-RELAYED_INPUT = ("mouse", "press")
 
 
 class CaptureHost(Protocol):
@@ -91,7 +88,8 @@ class Capture:
     def relays(self, command: str | None) -> bool:
         """Whether the command `command`, relayed from a person's view of the page, is
         their own input now: what it does in the page becomes their captured steps."""
-        return self.on and command in RELAYED_INPUT
+        spec = REGISTRY.get(command) if command else None
+        return self.on and spec is not None and spec.relays_input  # a registry fact
 
     async def capture_everything(self, on: bool = True) -> None:
         """Capture the whole session (`cockpit record`), or only while a person has
