@@ -105,7 +105,7 @@ class Shots:
         metrics = await cdp.send("Page.getLayoutMetrics")
         view = metrics["cssVisualViewport"]
         shot = await cdp.send("Page.captureScreenshot", {
-            "format": "jpeg", "quality": 90,  # halved below, where its quality is set
+            "format": "jpeg", "quality": 80,  # halved below, where its quality is set
             "clip": {"x": view["pageX"], "y": view["pageY"], "width": view["clientWidth"],
                      "height": view["clientHeight"], "scale": 1}})
         return await asyncio.to_thread(scaled, base64.b64decode(shot["data"]))
@@ -125,7 +125,9 @@ def scaled(jpeg: bytes, scale: float = SCALE) -> bytes:
     from PIL import Image
     with Image.open(io.BytesIO(jpeg)) as picture:
         size = (max(1, round(picture.width * scale)), max(1, round(picture.height * scale)))
+        picture.draft("RGB", size)  # decoded at that scale already (JPEG's DCT scaling)
         out = io.BytesIO()
-        picture.convert("RGB").resize(size, Image.Resampling.BILINEAR).save(
-            out, "JPEG", quality=QUALITY)
+        shown = picture if picture.size == size else picture.resize(
+            size, Image.Resampling.BILINEAR)
+        shown.convert("RGB").save(out, "JPEG", quality=QUALITY)
     return out.getvalue()

@@ -127,3 +127,15 @@ async def test_with_no_display_the_walkthrough_is_done_and_captured_in_the_web_v
     # typed into the password field: never in a step (the login page itself shows the
     # demo's password as a hint, so the first step's diff has it: that is the page's)
     assert not any(site.password in json.dumps(s) for s in walk[1:]), walk
+
+
+def test_record_refuses_the_options_its_place_cannot_honour(tmp_path):
+    """--port is the web view's (no display); --headed needs a display: usage errors."""
+    bare = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    for env, extra, said in ((bare, ["--headed"], "--headed needs a display"),
+                             ({**bare, "DISPLAY": ":99"}, ["--port", "0"],
+                              "--port is the web view's")):
+        done = subprocess.run(COCKPIT + ["record", "-o", str(tmp_path / "x.jsonl"), *extra],
+                              capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+        assert not (tmp_path / "x.jsonl").exists()
