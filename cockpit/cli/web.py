@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hmac
 import logging
 import secrets
 import shlex
 import sys
+from collections.abc import AsyncIterator
 from typing import Any
 
 from ..core import EXIT_FAILED, EXIT_OK, EXIT_USAGE
@@ -124,6 +126,23 @@ def guarded_server(command: str, token: str, title: str, info: Any = None) -> An
 
 
 async def serve(command: str, session: str, host: str, port: int, info: Any = None) -> int:
+    async with served(command, session, host, port, info) as url:
+        print(f"cockpit web: session {session!r} at {url}"
+              f"\n  each visitor gets an attached cockpit (commands typed there run as "
+              f"human), with the page live beside it (alone: /live?token=...); "
+              f"Ctrl+C stops", flush=True)
+        from .live import stop_signals
+        with stop_signals() as stop:
+            await stop.wait()
+    return EXIT_OK
+
+
+@contextlib.asynccontextmanager
+async def served(command: str, session: str, host: str, port: int,
+                 info: Any = None) -> AsyncIterator[str]:
+    """The cockpit's web page (and, with the live session's `info`, the page live) served
+    on host:port while the block runs: its URL with the token. The session is told where
+    its live view is (announce). OSError when it cannot listen there."""
     from aiohttp import web
     token = secrets.token_urlsafe(24)
     server = guarded_server(command, token, f"Cockpit: {session}", info)
@@ -136,20 +155,13 @@ async def serve(command: str, session: str, host: str, port: int, info: Any = No
         bound = runner.addresses[0][1] if runner.addresses else port
         shown = f"[{host}]" if ":" in host else host
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else shown
-        print(f"cockpit web: session {session!r} at http://{shown}:{bound}/?token={token}"
-              f"\n  each visitor gets an attached cockpit (commands typed there run as "
-              f"human), with the page live beside it (alone: /live?token=...); "
-              f"Ctrl+C stops", flush=True)
         here = f"http://{shown}:{bound}"
         told = await announce(info, f"{here}/live", f"{here}/live?token={token}")
-        from .live import stop_signals
-        with stop_signals() as stop:
-            await stop.wait()
+        yield f"{here}/?token={token}"
     finally:
         if told is not None:
             await told.close()  # the session no longer names this web view
         await runner.cleanup()  # each visitor's cockpit quits; the session goes on
-    return EXIT_OK
 
 
 async def announce(info: Any, url: str, link: str) -> Any:

@@ -23,7 +23,7 @@ from ..control.async_client import AsyncCockpit
 from ..control.client import READ_LIMIT, hello
 from ..control.discovery import LiveInfo
 from ..control.protocol import encode
-from ..core import command_of, join
+from ..core import command_of, join, positional
 from ..core import events as ev
 
 log = logging.getLogger("cockpit")
@@ -168,7 +168,7 @@ def command_for(message: dict[str, Any]) -> str | None:
         key = str(message.get("key") or "")
         if not KEY.match(key):
             raise ValueError(f"not a key: {key[:30]!r}")
-        return join(["press", key])
+        return join(["press", *positional(key)])
     return None
 
 
@@ -223,9 +223,12 @@ async def _control(session: AsyncCockpit, ws: Any, state: dict[str, Any]) -> Non
     try:
         while True:
             changed.clear()
-            handoff = ((await session.state()).get("status") or {}).get("handoff") or {}
+            status = (await session.state()).get("status") or {}
+            handoff = status.get("handoff") or {}
             need = (handoff.get("needs") or {}).get("kind")
-            state["human"] = bool(handoff.get("human_has_control"))
+            # a session `cockpit record` started is the person's from the start
+            state["human"] = bool(handoff.get("human_has_control")
+                                  or status.get("captures_everything"))
             now = (state["human"], need)
             if now != told:
                 told = now
@@ -310,7 +313,11 @@ async def _act(session: AsyncCockpit, ws: Any, state: dict[str, Any], data: str)
         await ws.send_str(json.dumps({"type": "said", "ok": False, "text":
                                       "watch-only: Take control first"}))
         return
-    result = await session.run(line, source="human")
+    # the person's own mouse and keys, relayed: while their actions are captured, what
+    # they do in the page is recorded as their steps (click @e1 by role and name, a fill
+    # once), not as the mouse and key commands that carried it
+    result = await session.run(line, source="human",
+                               relayed=spec is not None and not spec.needs_person)
     if result.ok and spec is not None and spec.needs_person:  # taken, or given back
         state["human"] = spec.name == "handoff"
     first = (result.output if result.ok else result.error or "").split("\n", 1)[0]

@@ -106,8 +106,12 @@ class AsyncCockpit(Commands[Coroutine[Any, Any, Result]]):
         return await future
 
     async def run(self, command: str, *, timeout: float | None = None,
-                  source: str | None = None) -> Result:
-        fields = run_fields(command, source or self.source, timeout, self.protocol)
+                  source: str | None = None, relayed: bool = False) -> Result:
+        """Run one command in the session. `relayed`: a person's own input, relayed from
+        a view of the page (the live view's mouse and keys): the session captures what it
+        does in the page as the person's steps, rather than recording it as typed."""
+        fields = run_fields(command, source or self.source, timeout, self.protocol,
+                            relayed)
         return result_of(await self.request("run", **fields))
 
     async def _checked(self, line: str) -> Result:

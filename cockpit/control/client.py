@@ -110,10 +110,12 @@ def welcomed(reply: dict[str, Any], info: discovery.LiveInfo) -> int:
 
 
 def run_fields(command: str, source: str, timeout: float | None,
-                protocol: int) -> dict[str, Any]:
+                protocol: int, relayed: bool = False) -> dict[str, Any]:
     fields: dict[str, Any] = {"command": command, "source": source}
     if timeout is not None:
         fields["timeout"] = timeout
+    if relayed and protocol >= 3:  # an older session records it as a command of its own
+        fields["relayed"] = True
     if protocol >= 2:  # an older session refuses the field
         try:  # `screenshot shot.png` lands here, not in the session's directory
             fields["cwd"] = os.getcwd()

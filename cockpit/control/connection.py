@@ -158,7 +158,8 @@ class Connection:
             try:  # the command's relative paths are the caller's (core/paths.py)
                 result = await self.session.run(command,
                                                 source=source,
-                                                timeout=request.get("timeout"))
+                                                timeout=request.get("timeout"),
+                                                relayed=bool(request.get("relayed")))
             finally:
                 caller_dir.reset(token)
             reply.update(result.to_json(), exit_code=result.exit_code)

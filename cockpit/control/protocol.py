@@ -4,6 +4,9 @@
     server: {"ok": true, "session": "default", "protocol": 2}
     client: {"id": 1, "command": "click @e6", "source": "agent", "timeout": 30,
              "cwd": "/home/me/work"}    cwd (protocol 2): relative file paths are the caller's
+    client: {"id": 7, "command": "mouse down 40 60", "source": "human", "relayed": true}
+             relayed (protocol 3): a person's own input, relayed from a view of the page
+             (`cockpit web`'s live view): what it does in the page is captured as theirs
     server: {"id": 1, "ok": true, "command": "click @e6", "output": "...", "error": null,
              "ms": 41.2, "data": {...}, "exit_code": 0}
     server: {"id": 1, "waiting": "the human has control: ..."}  before an answer that waits
@@ -36,13 +39,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 # 2: a run request may carry "cwd". Clients send it only to a session that says 2, so a
-# new client still talks to an older session (which refuses unknown fields).
-PROTOCOL = 2
+# new client still talks to an older session (which refuses unknown fields). 3: and
+# "relayed".
+PROTOCOL = 3
 MAX_REQUEST = 1 << 20  # bytes in one request line
 SOURCES = SENT_BY_CLIENTS  # core/base/sources.py
 OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent", "frames", "web")
 FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels", "action",
-          "target", "cwd", "url", "link"}
+          "target", "cwd", "url", "link", "relayed"}
 AGENT_ACTIONS = ("pause", "resume", "stop", "start", "restart")  # core.agent.ACTIONS
 # set in the environment of an agent Cockpit starts (--agent): its `cockpit exec` is an
 # agent's, and `--human` (a person's answer to --confirm) is refused there
@@ -117,6 +121,8 @@ def check_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             # NaN and Infinity parse as JSON numbers here; neither bounds a wait
             raise ProtocolError('"timeout" must be a finite number of seconds above 0',
                                 request_id)
+        if not isinstance(message.get("relayed", False), bool):
+            raise ProtocolError('"relayed" must be true or false', request_id)
         cwd = message.get("cwd")
         if cwd is not None and not (isinstance(cwd, str) and cwd.startswith("/")
                                     and "\0" not in cwd and len(cwd) <= 4096):

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from .language.registry import (
         CATEGORIES, INT, REGISTRY, URL, Arg, CommandSpec, Flag, Registry,
     )
-    from .language.shell_words import join
+    from .language.shell_words import join, positional
     from .model.snapshot import INTERACTIVE_ROLES
     from .network.options import configure_network
     from .network.routes import header_pairs, matcher
@@ -94,7 +94,7 @@ _HOMES = {
     "Frame": "live.screencast", "video_file": "live.video",
     **dict.fromkeys(["CATEGORIES", "INT", "REGISTRY", "URL", "Arg", "CommandSpec", "Flag",
                      "Registry"], "language.registry"),
-    "join": "language.shell_words",
+    "join": "language.shell_words", "positional": "language.shell_words",
     "INTERACTIVE_ROLES": "model.snapshot",
     "configure_network": "network.options", "header_pairs": "network.routes",
     "matcher": "network.routes", "network_words": "network.state",
@@ -166,6 +166,7 @@ __all__ = [
     "matcher",
     "network_words",
     "parse",
+    "positional",
     "show_controls",
     "shown",
     "split_chain",

@@ -182,7 +182,8 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
         return [d.comment(f"not exported (cannot be read): {_comment(step['command'])}")]
     spec, p = inv.spec, inv.params
     name = spec.name
-    if (spec.read_only and not spec.asserts) or spec.needs_person or spec.session_control:
+    if (spec.read_only and not spec.asserts) or spec.needs_person or spec.session_control \
+            or spec.proposes:
         return []
     if not step.get("ok"):
         return [d.comment(f"failed when recorded, not exported: "

@@ -145,6 +145,10 @@ class Recorder:
                 if len(self._targets) > MAX_OPEN_STEPS:  # steps that never finished
                     del self._targets[next(iter(self._targets))]
                     del self._at[next(iter(self._at))]
+            elif event.kind == ev.COMMAND_FINISHED and event.data.get("relayed"):
+                # a person's input relayed from a view: capture records what it did
+                self._targets.pop(event.data["id"], None)
+                self._at.pop(event.data["id"], None)
             elif event.kind == ev.COMMAND_FINISHED:
                 self._step(event)
             elif event.kind == ev.AGENT_OUTPUT:

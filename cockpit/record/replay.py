@@ -147,6 +147,8 @@ class Replayer:
         elif spec is not None and spec.session_control:  # it would overwrite their files
             why = (f"`{spec.name}` is a session control; give the replay --trace or "
                    f"--video to capture it")
+        elif spec is not None and spec.proposes:  # the choice was the step that followed
+            why = f"`{spec.name}` offered a person choices; the one picked is a step"
         elif MASK in step["command"]:
             why = "its values were masked when recorded (give them with --secret NAME and "\
                   "write $NAME in the recording to replay it)"

@@ -2,7 +2,11 @@
 report (`cockpit report`): `<recording>.shots/0001.jpg`, ...
 
 Half-scale JPEGs through the DevTools protocol: about 5 KB and 30 ms a step, where
-Playwright's own screenshot takes ~150 ms (it waits for fonts and animations); pictures
+Playwright's own screenshot takes ~150 ms (it waits for fonts and animations). The
+viewport is captured at its own scale and halved here: asked for a scaled picture,
+Chromium changes the page's device metrics for a moment, and its screencast (the live
+view, the video) sent that on as a half-size frame, which put the live view's clicks at
+half their place. Pictures
 are files beside the recording, not base64 inside it, so the .jsonl stays small and
 readable line by line. Steps that change nothing (read-only ones) get none, except an
 expectation that failed: its picture is what it found. Password fields are dots on the
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import logging
 import os
 import weakref
@@ -100,10 +105,10 @@ class Shots:
         metrics = await cdp.send("Page.getLayoutMetrics")
         view = metrics["cssVisualViewport"]
         shot = await cdp.send("Page.captureScreenshot", {
-            "format": "jpeg", "quality": QUALITY,
+            "format": "jpeg", "quality": 80,  # halved below, where its quality is set
             "clip": {"x": view["pageX"], "y": view["pageY"], "width": view["clientWidth"],
-                     "height": view["clientHeight"], "scale": SCALE}})
-        return base64.b64decode(shot["data"])
+                     "height": view["clientHeight"], "scale": 1}})
+        return await asyncio.to_thread(scaled, base64.b64decode(shot["data"]))
 
     def _write(self, jpeg: bytes) -> str:
         self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -113,3 +118,16 @@ class Shots:
         with os.fdopen(fd, "wb") as file:
             file.write(jpeg)
         return name
+
+
+def scaled(jpeg: bytes, scale: float = SCALE) -> bytes:
+    """The picture at `scale` of its size, as a JPEG of QUALITY."""
+    from PIL import Image
+    with Image.open(io.BytesIO(jpeg)) as picture:
+        size = (max(1, round(picture.width * scale)), max(1, round(picture.height * scale)))
+        picture.draft("RGB", size)  # decoded at that scale already (JPEG's DCT scaling)
+        out = io.BytesIO()
+        shown = picture if picture.size == size else picture.resize(
+            size, Image.Resampling.BILINEAR)
+        shown.convert("RGB").save(out, "JPEG", quality=QUALITY)
+    return out.getvalue()

@@ -20,7 +20,7 @@ from PIL import Image as PILImage
 from textual import events
 from textual.timer import Timer
 
-from ..core import join
+from ..core import join, positional
 from .zoom import HalfBlocks
 
 log = logging.getLogger("cockpit")
@@ -66,7 +66,7 @@ def press_line(event: events.Key) -> str | None:
     """The `press` command for a key typed on the picture (None: not one to send)."""
     if event.is_printable and event.character and event.key not in ("space",) \
             and "+" not in event.key.replace("plus", ""):
-        return join(["press", event.character])
+        return join(["press", *positional(event.character)])
     *mods, name = event.key.split("+")
     key = KEYS.get(name, name if len(name) == 1 else None)
     if key is None or any(m not in MODIFIERS for m in mods):

@@ -64,11 +64,14 @@ def playwright_test_modules() -> Path:
     """node_modules with @playwright/test in it, installed from the npm registry once;
     skipped with the reason when that cannot be done (failed under CI=true)."""
     modules = NPM_DIR / "node_modules"
-    if (modules / "@playwright" / "test" / "package.json").is_file():
-        return modules
+    installed = modules / "@playwright" / "test" / "package.json"
     why = None
     if shutil.which("npm") is None or shutil.which("npx") is None:
         why = "npm/npx are not installed (apt-get install npm)"
+    elif installed.is_file():
+        why = node_too_old(installed)
+        if why is None:
+            return modules
     else:
         NPM_DIR.mkdir(parents=True, exist_ok=True)
         try:
@@ -79,6 +82,8 @@ def playwright_test_modules() -> Path:
             if ran.returncode != 0:
                 last = (ran.stderr.strip().splitlines() or ["(no output)"])[-1]
                 why = f"`npm install @playwright/test` failed (exit {ran.returncode}): {last}"
+            else:
+                why = node_too_old(installed)
         except subprocess.TimeoutExpired:
             why = "`npm install @playwright/test` took over 10 minutes"
     if why is not None:
@@ -86,6 +91,20 @@ def playwright_test_modules() -> Path:
             pytest.fail(why)
         pytest.skip(why)
     return modules
+
+
+def node_too_old(package: Path) -> str | None:
+    """Why this Node cannot run the @playwright/test installed (its `engines`), or None:
+    `npx playwright test` would otherwise fail with no word of the reason."""
+    import json
+    wanted = json.loads(package.read_text()).get("engines", {}).get("node", "")
+    least = re.match(r">=\s*(\d+)", wanted)
+    ran = subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=30)
+    have = re.match(r"v(\d+)", ran.stdout.strip())
+    if least and have and int(have.group(1)) < int(least.group(1)):
+        return (f"@playwright/test needs Node {wanted}, this is {ran.stdout.strip()} "
+                f"(Debian 12's nodejs is 18: NodeSource's, or Debian 13's)")
+    return None
 
 
 def test_the_typescript_spec_runs_under_npx_playwright_test_and_fails_where_the_site_changed(

@@ -103,3 +103,41 @@ def test_an_expectation_on_an_element_that_is_gone_fails_naming_it(tmp_path, bas
     assert reports[8]["reasons"][-1].endswith(
         ' (checkbox "News") checked, found no such element on the page')
     assert reports[7]["status"] == "same"  # the field is still there and holds its value
+
+
+def test_the_listing_a_pick_came_from_is_no_step_of_the_walk(tmp_path, base):
+    """`expectations` (what the TUI's `a` lists) is recorded, but replay and export leave
+    it out: where the element is gone, the expectation picked from it fails and is named,
+    instead of the listing stopping the replay as a divergence before it."""
+    from cockpit.record.export import to_pytest
+    from cockpit.record.reader import read
+    path = tmp_path / "picked.jsonl"
+    proc = start(["--record", str(path)])
+    try:
+        assert send(proc, f"goto {base}{walk_page()}")["ok"]
+        news = ref(send(proc, "snapshot -i")["output"], "checkbox", "News")
+        listed = send(proc, f"expectations {news}")
+        assert listed["ok"] and f"expect {news} unchecked" in listed["output"]
+        assert send(proc, f"expect {news} unchecked")["ok"]
+    finally:
+        proc.stdin.close()
+        assert proc.wait(60) == 0
+    steps = [r["command"] for r in records(path) if r["type"] == "step"]
+    assert steps[2:] == [f"expectations {news}", f"expect {news} unchecked"]
+    code = to_pytest(read(path), "picked")
+    assert "expectations" not in code.split("def test_picked", 1)[1].replace(
+        "# step 3: expectations", ""), code
+    same = replay(path)
+    assert same.returncode == 0, same.stdout
+    assert "   3 skip expectations" in same.stdout and "1 expectation held" in same.stdout
+    walk_page(news=False)
+    try:
+        gone = replay(path, "--keep-going", "--json")
+    finally:
+        walk_page()
+    assert gone.returncode == 1, gone.stdout
+    reports = {r["n"]: r for r in map(json.loads, gone.stdout.splitlines())}
+    assert reports[3]["status"] == "skipped", reports[3]  # not a divergence of its own
+    assert reports[4]["status"] == "failed"
+    assert reports[4]["reasons"][-1] == (f'expected {news} (checkbox "News") unchecked, '
+                                         "found no such element on the page")

@@ -47,6 +47,23 @@ def test_an_action_is_a_line_the_language_reads_back(action, line, said):
     assert "never sent" not in got
 
 
+@pytest.mark.parametrize(("action", "line", "read_back"), [
+    ({"kind": "fill", "target": EMAIL, "value": "-x y"}, "fill -- @e1 '-x y'",
+     {"target": "@e1", "text": "-x y"}),
+    ({"kind": "press", "key": "-"}, "press -- -", {"key": "-"}),
+    ({"kind": "select", "target": EMAIL, "values": ["-", "b"]}, "select -- @e1 - b",
+     {"target": "@e1", "options": ["-", "b"]}),
+])
+def test_a_value_that_starts_with_a_dash_is_no_flag(action, line, read_back):
+    """Typed text such as `-x` reads back as text: without `--` the step could not be
+    replayed or exported (the language took it for a flag)."""
+    from cockpit.core.language.parser import parse
+    step = step_of(action)
+    assert step is not None and step[0] == line
+    params = parse(line, REGISTRY).params
+    assert {k: params[k] for k in read_back} == read_back
+
+
 @pytest.mark.parametrize("action", [
     {"kind": "click"},  # no element
     {"kind": "click", "target": {"name": "x"}},  # no role: nothing could find it again

@@ -45,6 +45,7 @@ def test_typed_keys_become_press_commands():
     assert press_line(key("A", "A")) == "press A"
     assert press_line(key("quotation_mark", '"')) == "press '\"'"
     assert press_line(key("space", " ")) == "press Space"
+    assert press_line(key("minus", "-")) == "press -- -"  # a key, not a flag
     assert press_line(key("enter", "\r")) == "press Enter"
     assert press_line(key("left")) == "press ArrowLeft"
     assert press_line(key("shift+left")) == "press Shift+ArrowLeft"

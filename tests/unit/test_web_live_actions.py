@@ -28,6 +28,7 @@ def test_actions_become_the_humans_commands():
         "mouse wheel 0 -120"
     assert command_for({"type": "key", "key": "Control+a"}) == "press Control+a"
     assert command_for({"type": "key", "key": '"'}) == "press '\"'"
+    assert command_for({"type": "key", "key": "-"}) == "press -- -"  # a key, not a flag
     assert command_for({"type": "take"}) == "handoff --terminal 'taken over in the web view'"
     assert command_for({"type": "give"}) == "resume"
     assert command_for({"type": "something else"}) is None

@@ -145,6 +145,9 @@ if TYPE_CHECKING:  # the payloads, for type checkers: `typing` costs thin client
         command: str
         source: str  # human, agent, replay, cockpit
         client: NotRequired[str]  # the program that sent it, when it said (an MCP client)
+        # a person's own input relayed from a view (the live view's mouse and keys) while
+        # capture is on: capture makes its steps of what it did; it is no step itself
+        relayed: NotRequired[bool]
 
     class CommandStarted(CommandData):
         # role, name and nth of each ref the line uses, as the snapshot knew them before

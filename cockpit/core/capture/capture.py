@@ -95,6 +95,12 @@ class Capture:
     def everything(self) -> bool:
         return self._everything
 
+    def relays(self, command: str | None) -> bool:
+        """Whether the command `command`, relayed from a person's view of the page, is
+        their own input now: what it does in the page becomes their captured steps."""
+        spec = REGISTRY.get(command) if command else None
+        return self.on and spec is not None and spec.relays_input  # a registry fact
+
     async def capture_everything(self, on: bool = True) -> None:
         """Capture the whole session (`cockpit record`), or only while a person has
         control again; the pages know it when this returns."""
@@ -164,7 +170,8 @@ class Capture:
         if event.kind in (ev.HANDOFF, ev.RESUMED):  # a person has control, or not now
             self._acting_on = None  # they begin where the session is
             spawn(self._tell_pages(), "telling the pages whether to capture")
-        elif event.kind == ev.COMMAND_STARTED and not event.data.get("captured"):
+        elif event.kind == ev.COMMAND_STARTED and not event.data.get("captured") \
+                and not event.data.get("relayed"):  # the person's input: theirs
             self._running[event.data["id"]] = time.time()
         elif event.kind == ev.COMMAND_FINISHED and event.data["id"] in self._running:
             self._spans.append((self._running.pop(event.data["id"]), time.time()))
@@ -349,4 +356,3 @@ class Capture:
                 await asyncio.wait_for(asyncio.shield(self._worker), SETTLE_S * 10)
             except TimeoutError:
                 log.warning("capture: the last steps were not posted in time")
-

@@ -7,6 +7,8 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from ..language.shell_words import positional
+
 REF = "e1"  # the ref a captured step names its element by: its element is in the targets
 DROPPED_ON = "e2"  # ... and a drag's second one, what it was dropped on
 
@@ -38,7 +40,7 @@ def step_of(action: dict[str, Any]) -> tuple[str, Targets, str] | None:
         return (f"goto {shlex.quote(url)}", {}, f"went to {url}") if url else None
     if kind == "press":
         key = str(action.get("key") or "")
-        return (f"press {shlex.quote(key)}", {}, f"pressed {key}") if key else None
+        return (f"press {words(key)}", {}, f"pressed {key}") if key else None
     frame = action.get("frame") if isinstance(action.get("frame"), list) else None
     want = element(action.get("target"), frame)
     if want is None:
@@ -50,15 +52,23 @@ def step_of(action: dict[str, Any]) -> tuple[str, Targets, str] | None:
         return (f"drag @{REF} @{DROPPED_ON}", {REF: source, DROPPED_ON: want},
                 f"dragged {said(source)} onto {said(want)}")
     if kind == "fill":
-        value = "$PASSWORD" if action.get("secret") else shlex.quote(str(action.get("value")
-                                                                         or ""))
-        return f"fill @{REF} {value}", {REF: want}, f"filled {said(want)}"
+        if action.get("secret"):
+            return f"fill @{REF} $PASSWORD", {REF: want}, f"filled {said(want)}"
+        return (f"fill {words(f'@{REF}', str(action.get('value') or ''))}", {REF: want},
+                f"filled {said(want)}")
     if kind == "select":
         values = [str(v) for v in action.get("values") or []]
         if not values:
             return None
-        return (f"select @{REF} {' '.join(shlex.quote(v) for v in values)}", {REF: want},
+        return (f"select {words(f'@{REF}', *values)}", {REF: want},
                 f"selected {', '.join(values)} in {said(want)}")
     done = {"click": "clicked", "dblclick": "double-clicked", "check": "checked",
             "uncheck": "unchecked"}.get(kind)
     return (f"{kind} @{REF}", {REF: want}, f"{done} {said(want)}") if done else None
+
+
+def words(*args: str) -> str:
+    """A step's arguments as its line writes them: each quoted (a value the person typed
+    stays their text, `$HOME` too), after `--` when one starts with '-'."""
+    return " ".join(shlex.quote(word) if word != "--" else word
+                    for word in positional(*args))

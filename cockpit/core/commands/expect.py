@@ -57,8 +57,10 @@ async def expect(ctx: CommandContext, a: Invocation) -> Outcome:
                  "unchecked, focused, the value of a field (never a password's), and the "
                  "start of its text. Run the one you want kept as a check: it is then "
                  "recorded, replayed and exported. In the TUI, `a` on a ref's row offers "
-                 "them to pick from.",
-         examples=("expectations @e3", "expectations '#status'"), read_only=True)
+                 "them to pick from. The listing itself is no step of the walk: replay and "
+                 "export leave it out.",
+         examples=("expectations @e3", "expectations '#status'"), read_only=True,
+         proposes=True)
 async def expectations(ctx: CommandContext, a: Invocation) -> Outcome:
     lines = await proposals(ctx, a.target)
     return Outcome("\n".join([*lines, *ctx.notes]), {"proposals": lines})

@@ -174,7 +174,7 @@ async def type_(ctx: CommandContext, a: Invocation) -> Outcome:
                Arg("target", "where to press it (default: the focused element)", kind=TARGET,
                    optional=True)),
          mutates=True, examples=("press Enter", "press Control+a @e4"), tool="browser_press",
-         captured=True)
+         captured=True, relays_input=True)
 async def press(ctx: CommandContext, a: Invocation) -> Outcome:
     try:
         if a.target:

@@ -76,7 +76,7 @@ def _said(n: float) -> str:
                 Flag("--in", help="X and Y are from this element's top-left corner "
                      "(replay writes it: the point follows the element)", value="TARGET",
                      kind=TARGET)),
-         mutates=True,
+         mutates=True, relays_input=True,
          details="Coordinates are CSS pixels of the viewport, from its top-left corner, as "
                  "`screenshot -v` shows it. Each step is recorded with the element under its "
                  "point; replay acts at the same place on that element when it finds it, "

@@ -118,6 +118,12 @@ class CommandSpec:
     - `session_control`: controls what the session itself captures (a trace, a video),
       not a step of the walkthrough: recorded, but replay and export leave it out (a
       replay would overwrite the files the recorded session made).
+    - `proposes`: offers a person choices to pick from (the expectations that hold now),
+      not a step of the walkthrough: recorded and shown, but replay and export leave it
+      out (on a changed page it would stop a replay before the check that was picked).
+    - `relays_input`: raw input a view of the page relays from a person (the live view's
+      mouse and keys): while capture is on, what it does in the page is captured as the
+      person's steps (by role and name, a fill once), and it is no step of its own.
     - `captured`: a person's action in the browser that capture (core/capture) turns into
       this command's step (click, fill, select...), with its element by role and name.
     - `asserts`: checks that something holds and fails when it does not (`expect`): replay
@@ -155,6 +161,8 @@ class CommandSpec:
     switches_tab: bool = False
     asserts: bool = False
     session_control: bool = False
+    proposes: bool = False
+    relays_input: bool = False
     captured: bool = False
     tool: str | None = None
     leaves_page: bool = False
@@ -181,7 +189,8 @@ class CommandSpec:
                 "secret_args": list(self.secret_args), "read_only": self.read_only,
                 "bypasses_queue": self.bypasses_queue, "interrupts": self.interrupts,
                 "waits_for": list(self.waits_for), "switches_tab": self.switches_tab,
-                "asserts": self.asserts, "session_control": self.session_control}
+                "asserts": self.asserts, "session_control": self.session_control,
+                "proposes": self.proposes, "relays_input": self.relays_input}
 
     @property
     def synopsis(self) -> str:
@@ -258,6 +267,8 @@ class CommandSpec:
             notes.append("involves a person: replay and export skip it")
         if self.session_control:
             notes.append("a session control: replay and export leave it out")
+        if self.proposes:
+            notes.append("offers choices to a person: replay and export leave it out")
         if self.asserts:
             notes.append("fails when what it checks does not hold; replay checks it and "
                          "export asserts it")
@@ -351,7 +362,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             bypasses_queue: bool = False, interrupts: bool = False,
             waits_for: tuple[str, ...] = (), switches_tab: bool = False,
             asserts: bool = False, session_control: bool = False, tool: str | None = None,
-            leaves_page: bool = False, captured: bool = False,
+            leaves_page: bool = False, captured: bool = False, proposes: bool = False,
+            relays_input: bool = False,
             registry: Registry = REGISTRY) -> Callable[[Handler], Handler]:
     """Declare a command. The decorated coroutine gets `(ctx, args)` and returns an Outcome.
     The behaviour flags are documented on `CommandSpec`."""
@@ -365,7 +377,8 @@ def command(name: str, category: str, summary: str, *, args: tuple[Arg, ...] = (
             secret_args=tuple(secret_args), read_only=read_only,
             bypasses_queue=bypasses_queue, interrupts=interrupts, waits_for=tuple(waits_for),
             switches_tab=switches_tab, asserts=asserts, session_control=session_control,
-            tool=tool, leaves_page=leaves_page, captured=captured))
+            tool=tool, leaves_page=leaves_page, captured=captured, proposes=proposes,
+            relays_input=relays_input))
         return handler
 
     return register

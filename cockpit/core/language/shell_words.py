@@ -44,3 +44,9 @@ def join(words: Iterable[str]) -> str:
     """The words as one command line that the session splits back into the same words
     (a lone `$NAME` left for the session to expand)."""
     return " ".join(word if is_secret_reference(word) else quote(word) for word in words)
+
+
+def positional(*args: str) -> list[str]:
+    """A command's arguments (no flags) as the words after its name: `--` first when one
+    starts with '-', which the session would take for a flag (`press -- -`)."""
+    return ["--", *args] if any(arg.startswith("-") for arg in args) else list(args)

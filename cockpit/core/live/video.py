@@ -143,6 +143,8 @@ class VideoRecorder:
         recording = self._recording
         if recording is None or event.kind != ev.COMMAND_STARTED:
             return
+        if event.data.get("relayed"):  # a key or a press of the person's: its step is one
+            return
         command = str(event.data.get("command") or "").strip()
         if not command:
             return

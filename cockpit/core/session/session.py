@@ -200,7 +200,7 @@ class Session(BrowserFacade, SessionTabs):
     # --- running commands ---------------------------------------------------------------
     async def run(self, line: str | Command, source: str = "human", *,
                   timeout: float | None = None, deadline: float | None = None,
-                  client: str | None = None) -> Result:
+                  client: str | None = None, relayed: bool = False) -> Result:
         """Run one command line and return its Result; never raises for a bad command.
 
         `timeout` bounds the wait for its turn (commands before it, agents held): past it
@@ -209,15 +209,19 @@ class Session(BrowserFacade, SessionTabs):
         bounds it whatever the page does: past it the command ends with an error and a
         hung page or browser is recovered, so the next command runs. `client` names the
         program that sent it (an MCP client's name): its command events carry it, for the
-        log."""
+        log. `relayed`: a person's own input relayed from a view of the page (the live
+        view's mouse and keys); while capture is on, capture makes the steps of what it
+        did (by role and name), and it is no step of its own (its events say relayed)."""
         command_id = next(self._ids)
         started = time.perf_counter()
-        who = {"client": client} if client else {}
+        who: dict[str, Any] = {"client": client} if client else {}
         # no event, view or file may hold a secret: until it ran, typed text that may go
         # into a password field is masked too
         # parsed once, here: every step below reads this (language/command.py)
         command = line if isinstance(line, Command) else Command.of(line, self.registry)
         line = command.line
+        if relayed and self.capture.relays(command.name):
+            who["relayed"] = True
         shown = self.redactor.line(command, self.active.snapshot if self.active else None)
         self.bus.emit(ev.COMMAND_QUEUED, id=command_id, command=shown, source=source, **who)
         result = Result(shown, ok=False, source=source, exit_code=EXIT_FAILED,

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..browser.attach import Attach
     from ..browser.browser import LaunchPlan
     from ..browser.shared import SharedBrowser
+    from ..capture.capture import Capture
     from ..handoff.handoff import Handoff
     from ..live.screencast import LiveView
     from ..model.snapshot import Snapshot
@@ -101,6 +102,8 @@ class Described(Protocol):
     def network(self) -> NetworkState: ...
     @property
     def live_view(self) -> LiveView: ...
+    @property
+    def capture(self) -> Capture: ...
 
 
 def status_of(session: Described) -> dict[str, Any]:
@@ -130,6 +133,8 @@ def status_of(session: Described) -> dict[str, Any]:
         "network": session.network.summary(),
         # where `cockpit web` serves the page live (its token is never said here)
         "web_view": session.live_view.web_url,
+        # `cockpit record`: the whole session is a person's, captured as they drive it
+        "captures_everything": session.capture.everything,
     }
 
 
