@@ -139,6 +139,24 @@ def live_from_args(args: argparse.Namespace, agent: str | None = None) -> LiveSe
     return LiveSession(session_options(args), agent=agent)
 
 
+async def live_ahead(args: argparse.Namespace, agent: str | None = None) -> LiveSession:
+    """live_from_args, for a face in its running loop, with Playwright's driver started
+    ahead (core.warm_driver): the driver's Node process boots on another core while the
+    engine is imported, in a thread (so the loop goes on starting the driver), and the
+    session is built. The session's start takes that driver; LiveSession.close() stops
+    it if no session did."""
+    import asyncio
+
+    from .. import core
+    core.warm_driver()
+    try:
+        await asyncio.to_thread(getattr, core, "Session")  # the engine's imports
+        return live_from_args(args, agent)
+    except BaseException:
+        await core.drop_warm_driver()
+        raise
+
+
 # --- logging ---------------------------------------------------------------------------
 class PrivateFileHandler(logging.FileHandler):
     """A log file only its owner reads (it may name pages and paths), made on first use."""
