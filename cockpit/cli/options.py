@@ -150,11 +150,20 @@ async def live_ahead(args: argparse.Namespace, agent: str | None = None) -> Live
     from .. import core
     core.warm_driver()
     try:
-        await asyncio.to_thread(getattr, core, "Session")  # the engine's imports
+        await asyncio.to_thread(_import_session, not getattr(args, "no_record", False))
         return live_from_args(args, agent)
     except BaseException:
         await core.drop_warm_driver()
         raise
+
+
+def _import_session(recording: bool) -> None:
+    """What building a LiveSession imports: the engine, and the recorder when it records."""
+    from .. import core
+    from ..control import notify  # noqa: F401  (imported for its cost, here)
+    core.Session  # noqa: B018  (the lazy surface imports the engine on first use)
+    if recording:
+        from ..record import recorder  # noqa: F401
 
 
 # --- logging ---------------------------------------------------------------------------

@@ -17,6 +17,9 @@ sides interleaved within each round so a busy machine's drift hits all alike:
    memory (PSS, the whole process tree: Python, Playwright's driver, Chromium) per session
    added after the first, against a bare Playwright context on the same page (the same
    Chromium, ten contexts on one browser, the driver and browser's tree).
+With COCKPIT_BASELINE=DIR (a source tree of another Cockpit, e.g. `git archive REV | tar -x
+-C DIR`), part 1 also runs `cockpit serve` + `exec goto` from that tree, interleaved with
+the rest: before and after a change, in one run.
 Every tool runs Debian's Chromium, headless. agent-browser is installed by npm into a
 temporary directory (peers.py); when it cannot run, its side is skipped with the reason.
 """
@@ -83,18 +86,25 @@ def pss_mb(root: int, *, without_root: bool = False) -> float:
 
 
 # --- Cockpit's sides -----------------------------------------------------------------------
-def cockpit_env(state: str) -> dict[str, str]:
+BASELINE = os.environ.get("COCKPIT_BASELINE")  # another Cockpit's source tree, compared
+
+
+def cockpit_env(state: str, tree: str | None = None) -> dict[str, str]:
     env = env_without_cockpit()
     env["COCKPIT_STATE_DIR"] = state
     env["COCKPIT_BROWSER_PATH"] = CHROMIUM
+    if tree:  # that tree's cockpit, not this one
+        env["PYTHONPATH"] = tree
     return env
 
 
-async def serve_then_exec(url: str, n: int, at_start: bool = False) -> float:
+async def serve_then_exec(url: str, n: int, at_start: bool = False,
+                          tree: str | None = None) -> float:
     """Wall time from spawning `cockpit serve` to `cockpit exec goto URL` answered (or,
-    `at_start`, to `cockpit serve URL` saying it is live: it went there first)."""
+    `at_start`, to `cockpit serve URL` saying it is live: it went there first); `tree`:
+    another Cockpit's source tree runs them."""
     state = tempfile.mkdtemp(prefix="cockpit-bench-serve-")
-    env, session = cockpit_env(state), f"start-{os.getpid()}-{n}"
+    env, session = cockpit_env(state, tree), f"start-{os.getpid()}-{n}"
     began = time.perf_counter()
     proc = await asyncio.create_subprocess_exec(
         *COCKPIT, "serve", "--no-record", "--session", session, *([url] if at_start else []),
@@ -256,13 +266,16 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
     await mcp_client_first_goto(server, url)  # its shared browser has run once
     CONNECTS.clear()
     times: dict[str, list[float]] = {k: [] for k in ("ab", "serve", "serve_url", "mcp",
-                                                     "inproc")}
+                                                     "inproc", "baseline")}
     try:
         for n in range(REPS):
             sides = [("serve", lambda n=n: serve_then_exec(url, n)),
                      ("serve_url", lambda n=n: serve_then_exec(url, n + 1000, True)),
                      ("mcp", lambda: mcp_client_first_goto(server, url)),
                      ("inproc", lambda n=n: in_process(url, n))]
+            if BASELINE:
+                sides.append(("baseline", lambda n=n: serve_then_exec(url, n + 2000,
+                                                                      tree=BASELINE)))
             if "agent-browser" not in problems:
                 sides.append(("ab", lambda n=n: agent_browser_open(binary, url, n)))
             sides = sides[n % len(sides):] + sides[:n % len(sides)]  # the order rotates
@@ -281,6 +294,8 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
     else:
         print(f"  agent-browser skipped: {problems.get('agent-browser')}")
     print(line("cockpit serve + cockpit exec goto", times["serve"], ab))
+    if times["baseline"]:
+        print(line("  the same, from COCKPIT_BASELINE's tree", times["baseline"], ab))
     print(line("cockpit serve URL (goes there, then is live)", times["serve_url"], ab))
     print(line("new client of cockpit mcp --port + navigate", times["mcp"], ab))
     print(line("  of which the MCP handshake", CONNECTS, ab))
