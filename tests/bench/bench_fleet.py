@@ -254,7 +254,15 @@ def per_added(sizes: list[float]) -> float:
     return (sizes[-1] - sizes[0]) / (len(sizes) - 1)
 
 
+def first_error(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup):  # the SDK client's task groups
+        exc = exc.exceptions[0]
+    return str(exc).splitlines()[0] if str(exc) else repr(exc)
+
+
 def line(label: str, values: list[float], against: float | None = None) -> str:
+    if not values:
+        return f"  {label:48}every round failed"
     med = statistics.median(values)
     ratio = f"{med / against:8.2f}x" if against else ""
     return f"  {label:48}{med:9.0f} ms  (min {min(values):.0f}, max {max(values):.0f}){ratio}"
@@ -263,11 +271,13 @@ def line(label: str, values: list[float], against: float | None = None) -> str:
 async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -> None:
     """Launch + first goto of `url`, each side REPS times, interleaved."""
     server = await McpServer().start(state)
-    await mcp_client_first_goto(server, url)  # its shared browser has run once
     CONNECTS.clear()
     times: dict[str, list[float]] = {k: [] for k in ("ab", "serve", "serve_url", "mcp",
                                                      "inproc", "baseline")}
+    failures: dict[str, int] = {}  # a side that failed (a goto past its time, on a busy machine)
     try:
+        await mcp_client_first_goto(server, url)  # its shared browser has run once
+        CONNECTS.clear()
         for n in range(REPS):
             sides = [("serve", lambda n=n: serve_then_exec(url, n)),
                      ("serve_url", lambda n=n: serve_then_exec(url, n + 1000, True)),
@@ -284,6 +294,10 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
                     times[key].append(await run())
                 except Unavailable as exc:
                     problems["agent-browser"] = str(exc)
+                except Exception as exc:  # noqa: BLE001  counted and said; the run goes on
+                    failures[key] = failures.get(key, 0) + 1
+                    print(f"  {key} failed in round {n + 1}: {first_error(exc)}",
+                          file=sys.stderr, flush=True)
     finally:
         await server.stop()
     print(f"Launch + first goto of {url} (median of {REPS}; load {os.getloadavg()[0]:.1f} "
@@ -300,6 +314,8 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
     print(line("new client of cockpit mcp --port + navigate", times["mcp"], ab))
     print(line("  of which the MCP handshake", CONNECTS, ab))
     print(line("Session.start() + goto, in process", times["inproc"], ab))
+    if failures:
+        print(f"  failed rounds (not in the medians): {failures}")
 
 
 async def ten_at_once(url: str, problems: dict[str, str], binary: Path, state: str) -> None:
@@ -307,8 +323,8 @@ async def ten_at_once(url: str, problems: dict[str, str], binary: Path, state: s
     new clients of one running `cockpit mcp --port` against as many agent-browser
     sessions opened at once."""
     server = await McpServer().start(state)
-    await mcp_client_first_goto(server, url)
     try:
+        await mcp_client_first_goto(server, url)
         began = time.perf_counter()
         await asyncio.gather(*(mcp_client_first_goto(server, url) for _ in range(SESSIONS)))
         ours = (time.perf_counter() - began) * 1000
@@ -345,9 +361,7 @@ async def main() -> None:
             ours = await cockpit_memory(url, state)
             bare = await playwright_memory(url)
         except Exception as exc:  # noqa: BLE001  said, and the run goes on
-            while isinstance(exc, BaseExceptionGroup):  # the SDK client's task groups
-                exc = exc.exceptions[0]
-            print(f"  failed: {exc!r}")
+            print(f"  failed: {first_error(exc)}")
             continue
         print("  cockpit mcp --port: " + " ".join(f"{s:.0f}" for s in ours) + " MB")
         print("  bare Playwright:    " + " ".join(f"{s:.0f}" for s in bare) + " MB")
