@@ -28,7 +28,7 @@ from ..control import discovery
 from ..control.discovery import AlreadyLive, Unreachable
 from ..control.server import ControlServer
 from ..core import events as ev
-from ..core import BrowserNotFoundError
+from ..core import BrowserNotFoundError, drop_warm_driver
 
 if TYPE_CHECKING:
     from ..control.agent_process import AgentProcess
@@ -198,8 +198,10 @@ class LiveSession:
     def _start_recording(self) -> None:
         """A recording that cannot be opened is said (recording.failed, the log) and the
         session goes on without one: the browser matters more than its record."""
-        from ..record.recorder import start_recording
         path = self.session.recording_path
+        if path is None:  # --no-record: not even the recorder's imports
+            return
+        from ..record.recorder import start_recording
         try:
             self.recorder = start_recording(self.session)
         except OSError as exc:
@@ -224,6 +226,7 @@ class LiveSession:
         if self.recorder is not None:
             steps.append(("recorder", self.recorder.close))
         steps.append(("--notify commands", self.notifier.caller.wait))  # none left behind
+        steps.append(("driver started ahead", drop_warm_driver))  # if no session took it
         self.agent = self.recorder = None
         first: BaseException | None = None
         for what, step in steps:  # each one, even when an earlier one failed

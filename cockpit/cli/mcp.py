@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..core import EXIT_FAILED, EXIT_OK
 from .exits import failed
-from .options import add_session_options, configure_logging, live_from_args
+from .options import add_session_options, configure_logging, live_ahead
 
 if TYPE_CHECKING:
     import socket
@@ -81,7 +81,7 @@ async def serve(args: argparse.Namespace) -> int:
     mcp: CockpitMcp | None = None
     if not getattr(args, "each_own", False):
         try:
-            live = live_from_args(args)
+            live = await live_ahead(args)  # the driver starts meanwhile
         except OPEN_ERRORS as exc:
             return failed(FACE, exc)
         from ..control.mcp_server import CockpitMcp

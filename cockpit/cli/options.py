@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .live import LiveSession, SessionOptions
 
 ENV_LOG = "COCKPIT_LOG"
+SPAWN_TURNS = 4  # turns of the loop Playwright takes from its start to spawning its driver
 
 
 def add_session_options(parser: argparse.ArgumentParser) -> None:
@@ -137,6 +138,28 @@ def live_from_args(args: argparse.Namespace, agent: str | None = None) -> LiveSe
     """The LiveSession of a face; ValueError or discovery.Unreachable before it opens."""
     from .live import LiveSession
     return LiveSession(session_options(args), agent=agent)
+
+
+async def live_ahead(args: argparse.Namespace, agent: str | None = None) -> LiveSession:
+    """live_from_args, for a face in its running loop, with Playwright's driver started
+    ahead (core.warm_driver): its Node process is spawned first and boots (on another
+    core, when there is one) while this process imports the engine and builds the
+    session. The session's start takes that driver; LiveSession.close() stops it if no
+    session did."""
+    import asyncio
+
+    from .. import core
+    core.warm_driver()
+    try:
+        # the driver's task runs to its spawn in the loop's next few turns; the imports
+        # stay in this thread (a thread of their own contended for the GIL with the loop,
+        # and on a busy machine that cost more than it saved)
+        for _ in range(SPAWN_TURNS):
+            await asyncio.sleep(0)
+        return live_from_args(args, agent)
+    except BaseException:
+        await core.drop_warm_driver()
+        raise
 
 
 # --- logging ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING
 
 from ..core import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE, visible
 from .exits import failed
-from .options import add_session_options, configure_logging, live_from_args
+from .options import add_session_options, configure_logging, live_ahead
 
 if TYPE_CHECKING:
     from ..core import Event
@@ -55,7 +55,7 @@ async def run_lines(args: argparse.Namespace, *, first_url: str | None = None,
     if file and not Path(file).is_file():
         return failed(face, f"no such file: {file}", EXIT_USAGE)
     try:
-        live = live_from_args(args, agent=agent)
+        live = await live_ahead(args, agent=agent)  # the driver starts meanwhile
     except OPEN_ERRORS as exc:  # a bad session name or secret, a socket directory not ours
         return failed(face, exc)
     # closed in the finally below; a local file opens at once

@@ -10,7 +10,7 @@ import sys
 
 from ..core import EXIT_OK
 from .exits import failed
-from .options import add_session_options, configure_logging, live_from_args
+from .options import add_session_options, configure_logging, live_ahead
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,8 +30,8 @@ async def serve(args: argparse.Namespace) -> int:
     from .live import OPEN_ERRORS, stop_signals, tell
     face = "cockpit serve"
     try:
-        # checks the name against the socket directory's path
-        live = live_from_args(args, agent=args.agent)
+        # checks the name against the socket directory's path; the driver starts meanwhile
+        live = await live_ahead(args, agent=args.agent)
     except OPEN_ERRORS as exc:
         return failed(face, exc)
     session = live.session

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .base.terminal import show_controls, visible
     from .base.workspace import workspace_dir
     from .browser.attach import attach_request, shown
+    from .browser.driver import drop_warm_driver, warm_driver
     from .browser.shared import SharedBrowser
     from .language.command import Command
     from .language.completion import Candidate, complete
@@ -86,6 +87,7 @@ _HOMES = {
     "workspace_dir": "base.workspace",
     "attach_request": "browser.attach", "shown": "browser.attach",
     "SharedBrowser": "browser.shared",
+    "drop_warm_driver": "browser.driver", "warm_driver": "browser.driver",
     "Command": "language.command",
     "Candidate": "language.completion", "complete": "language.completion",
     **dict.fromkeys(["Invocation", "as_ref", "command_of", "parse", "split_chain",
@@ -159,6 +161,7 @@ __all__ = [
     "configure_network",
     "describe",
     "diff_line",
+    "drop_warm_driver",
     "events",
     "expectation_of",
     "header_pairs",
@@ -173,6 +176,7 @@ __all__ = [
     "split_words",
     "video_file",
     "visible",
+    "warm_driver",
     "workspace_dir",
 ]
 

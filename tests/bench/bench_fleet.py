@@ -17,6 +17,9 @@ sides interleaved within each round so a busy machine's drift hits all alike:
    memory (PSS, the whole process tree: Python, Playwright's driver, Chromium) per session
    added after the first, against a bare Playwright context on the same page (the same
    Chromium, ten contexts on one browser, the driver and browser's tree).
+With COCKPIT_BASELINE=DIR (a source tree of another Cockpit, e.g. `git archive REV | tar -x
+-C DIR`), part 1 also runs `cockpit serve` + `exec goto` from that tree, interleaved with
+the rest: before and after a change, in one run.
 Every tool runs Debian's Chromium, headless. agent-browser is installed by npm into a
 temporary directory (peers.py); when it cannot run, its side is skipped with the reason.
 """
@@ -83,18 +86,25 @@ def pss_mb(root: int, *, without_root: bool = False) -> float:
 
 
 # --- Cockpit's sides -----------------------------------------------------------------------
-def cockpit_env(state: str) -> dict[str, str]:
+BASELINE = os.environ.get("COCKPIT_BASELINE")  # another Cockpit's source tree, compared
+
+
+def cockpit_env(state: str, tree: str | None = None) -> dict[str, str]:
     env = env_without_cockpit()
     env["COCKPIT_STATE_DIR"] = state
     env["COCKPIT_BROWSER_PATH"] = CHROMIUM
+    if tree:  # that tree's cockpit, not this one
+        env["PYTHONPATH"] = tree
     return env
 
 
-async def serve_then_exec(url: str, n: int, at_start: bool = False) -> float:
+async def serve_then_exec(url: str, n: int, at_start: bool = False,
+                          tree: str | None = None) -> float:
     """Wall time from spawning `cockpit serve` to `cockpit exec goto URL` answered (or,
-    `at_start`, to `cockpit serve URL` saying it is live: it went there first)."""
+    `at_start`, to `cockpit serve URL` saying it is live: it went there first); `tree`:
+    another Cockpit's source tree runs them."""
     state = tempfile.mkdtemp(prefix="cockpit-bench-serve-")
-    env, session = cockpit_env(state), f"start-{os.getpid()}-{n}"
+    env, session = cockpit_env(state, tree), f"start-{os.getpid()}-{n}"
     began = time.perf_counter()
     proc = await asyncio.create_subprocess_exec(
         *COCKPIT, "serve", "--no-record", "--session", session, *([url] if at_start else []),
@@ -244,7 +254,15 @@ def per_added(sizes: list[float]) -> float:
     return (sizes[-1] - sizes[0]) / (len(sizes) - 1)
 
 
+def first_error(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup):  # the SDK client's task groups
+        exc = exc.exceptions[0]
+    return str(exc).splitlines()[0] if str(exc) else repr(exc)
+
+
 def line(label: str, values: list[float], against: float | None = None) -> str:
+    if not values:
+        return f"  {label:48}every round failed"
     med = statistics.median(values)
     ratio = f"{med / against:8.2f}x" if against else ""
     return f"  {label:48}{med:9.0f} ms  (min {min(values):.0f}, max {max(values):.0f}){ratio}"
@@ -253,16 +271,21 @@ def line(label: str, values: list[float], against: float | None = None) -> str:
 async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -> None:
     """Launch + first goto of `url`, each side REPS times, interleaved."""
     server = await McpServer().start(state)
-    await mcp_client_first_goto(server, url)  # its shared browser has run once
     CONNECTS.clear()
     times: dict[str, list[float]] = {k: [] for k in ("ab", "serve", "serve_url", "mcp",
-                                                     "inproc")}
+                                                     "inproc", "baseline")}
+    failures: dict[str, int] = {}  # a side that failed (a goto past its time, on a busy machine)
     try:
+        await mcp_client_first_goto(server, url)  # its shared browser has run once
+        CONNECTS.clear()
         for n in range(REPS):
             sides = [("serve", lambda n=n: serve_then_exec(url, n)),
                      ("serve_url", lambda n=n: serve_then_exec(url, n + 1000, True)),
                      ("mcp", lambda: mcp_client_first_goto(server, url)),
                      ("inproc", lambda n=n: in_process(url, n))]
+            if BASELINE:
+                sides.append(("baseline", lambda n=n: serve_then_exec(url, n + 2000,
+                                                                      tree=BASELINE)))
             if "agent-browser" not in problems:
                 sides.append(("ab", lambda n=n: agent_browser_open(binary, url, n)))
             sides = sides[n % len(sides):] + sides[:n % len(sides)]  # the order rotates
@@ -271,6 +294,10 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
                     times[key].append(await run())
                 except Unavailable as exc:
                     problems["agent-browser"] = str(exc)
+                except Exception as exc:  # noqa: BLE001  counted and said; the run goes on
+                    failures[key] = failures.get(key, 0) + 1
+                    print(f"  {key} failed in round {n + 1}: {first_error(exc)}",
+                          file=sys.stderr, flush=True)
     finally:
         await server.stop()
     print(f"Launch + first goto of {url} (median of {REPS}; load {os.getloadavg()[0]:.1f} "
@@ -281,10 +308,14 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
     else:
         print(f"  agent-browser skipped: {problems.get('agent-browser')}")
     print(line("cockpit serve + cockpit exec goto", times["serve"], ab))
+    if times["baseline"]:
+        print(line("  the same, from COCKPIT_BASELINE's tree", times["baseline"], ab))
     print(line("cockpit serve URL (goes there, then is live)", times["serve_url"], ab))
     print(line("new client of cockpit mcp --port + navigate", times["mcp"], ab))
     print(line("  of which the MCP handshake", CONNECTS, ab))
     print(line("Session.start() + goto, in process", times["inproc"], ab))
+    if failures:
+        print(f"  failed rounds (not in the medians): {failures}")
 
 
 async def ten_at_once(url: str, problems: dict[str, str], binary: Path, state: str) -> None:
@@ -292,8 +323,8 @@ async def ten_at_once(url: str, problems: dict[str, str], binary: Path, state: s
     new clients of one running `cockpit mcp --port` against as many agent-browser
     sessions opened at once."""
     server = await McpServer().start(state)
-    await mcp_client_first_goto(server, url)
     try:
+        await mcp_client_first_goto(server, url)
         began = time.perf_counter()
         await asyncio.gather(*(mcp_client_first_goto(server, url) for _ in range(SESSIONS)))
         ours = (time.perf_counter() - began) * 1000
@@ -330,9 +361,7 @@ async def main() -> None:
             ours = await cockpit_memory(url, state)
             bare = await playwright_memory(url)
         except Exception as exc:  # noqa: BLE001  said, and the run goes on
-            while isinstance(exc, BaseExceptionGroup):  # the SDK client's task groups
-                exc = exc.exceptions[0]
-            print(f"  failed: {exc!r}")
+            print(f"  failed: {first_error(exc)}")
             continue
         print("  cockpit mcp --port: " + " ".join(f"{s:.0f}" for s in ours) + " MB")
         print("  bare Playwright:    " + " ".join(f"{s:.0f}" for s in bare) + " MB")

@@ -19,7 +19,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ..base.errors import BrowserNotFoundError
-from ..base.logs import child_stderr_logged, driver_end_noted, tolerated
+from ..base.logs import tolerated
 from ..settle.settle_js import INIT_JS as SETTLE_INIT_JS
 
 if TYPE_CHECKING:
@@ -74,15 +74,11 @@ class SharedBrowser:
         """Start the driver and the browser; BrowserNotFoundError when it cannot. `args`:
         more browser flags, taken by the first start only (the sessions sharing a browser
         share their options: --allow-domain's resolver rules)."""
-        from playwright.async_api import async_playwright
-
         from .browser import plan_launch
+        from .driver import start_driver
         async with self._lock:
-            if self._playwright is None:
-                with child_stderr_logged("playwright driver", log):  # never our terminal
-                    manager = async_playwright()
-                    self._playwright = await manager.start()
-                driver_end_noted(manager, log)
+            if self._playwright is None:  # the one a face started ahead, or a new one
+                self._playwright = await start_driver()
                 try:
                     self.plan = plan_launch(self._playwright, self.engine, self.browser_path,
                                             not self.headed)

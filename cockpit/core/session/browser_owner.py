@@ -15,11 +15,12 @@ from pathlib import Path
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from playwright.async_api import BrowserContext, Playwright, async_playwright
+from playwright.async_api import BrowserContext, Playwright
 
 from ..base.errors import CommandError
-from ..base.logs import child_stderr_logged, driver_end_noted, tolerated
+from ..base.logs import tolerated
 from ..browser.browser import LaunchPlan, close_browser, launch, plan_attach, plan_launch
+from ..browser.driver import start_driver
 from ..browser.recovery import kill_browser
 from ..live.input import register_point_engine
 from ..page import changes
@@ -66,10 +67,8 @@ class BrowserOwner:
         """Playwright, then the browser (launched, or attached to); its context prepared."""
         if self.shared is not None:
             return await self._start_shared(self.shared)
-        with child_stderr_logged("playwright driver", log):  # never our terminal
-            manager = async_playwright()
-            playwright = self._playwright = await manager.start()
-        driver_end_noted(manager, log)  # its death must not print a stray traceback
+        # the one a face started ahead (browser/driver.py), or a new one
+        playwright = self._playwright = await start_driver()
         try:
             self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
                 playwright, self.engine, self.browser_path, headless, self.profile_dir)
