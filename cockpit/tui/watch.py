@@ -159,6 +159,13 @@ class WatchApp(App[str | None]):
         if not tables:  # a change that came as the watch was closing: nothing to draw
             return
         table = tables.first()
+        # A person's key moved the cursor, and its RowHighlighted is still queued: their
+        # choice is the row under the cursor now, before the rebuild puts it elsewhere
+        # (else the key was lost to the redraw).
+        if table.row_count and table.cursor_row >= 0:
+            under = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            if under is not None and under != self._placed:
+                self.selected = self._placed = str(under)
         # The table's own RowHighlighted messages while it is rebuilt here (its first row
         # added, the cursor put back) are not a person's move: handled after a later
         # redraw has reordered the rows, one would pin the cursor on a session nobody

@@ -68,3 +68,19 @@ async def test_the_session_a_person_moved_to_keeps_the_cursor():
         assert app.query_one(DataTable).cursor_row == 1  # still on zeta
         await pilot.press("enter")
     assert app.return_value == "/run/zeta.sock"
+
+
+async def test_a_key_a_redraw_comes_before_the_table_tells_of_is_not_lost():
+    """The person's Down moved the cursor; a session's event redraws the table before the
+    app has read the table's RowHighlighted: the cursor stays where the person put it."""
+    _alpha, _zeta, rows = fleet()
+    app = WatchApp(rows)  # type: ignore[arg-type]
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        app.query_one(DataTable).action_cursor_down()  # the key, its message queued ...
+        app.redraw()  # ... and a redraw first
+        await pilot.pause()
+        assert app.selected == "/run/zeta.sock"
+        assert app.query_one(DataTable).cursor_row == 1
+        await pilot.press("enter")
+    assert app.return_value == "/run/zeta.sock"
