@@ -124,12 +124,15 @@ class AsyncCockpit(Commands[Coroutine[Any, Any, Result]]):
         state: dict[str, Any] = (await self.request("state"))["data"]
         return state
 
-    async def events(self, history: bool = False) -> AsyncIterator[Event]:
+    async def events(self, history: bool = False, brief: bool = False) -> AsyncIterator[Event]:
         """Events on this connection from now on, until the session ends (one stream a
-        client: open another AsyncCockpit for a second)."""
+        client: open another AsyncCockpit for a second). `brief`: finished commands
+        without their result's data and with their output cut (a session older than
+        protocol 4 sends them whole)."""
         queue: asyncio.Queue[Event | None] = asyncio.Queue()
         self._events = queue
-        await self.request("subscribe", history=history)
+        await self.request("subscribe", history=history,
+                           **({"brief": True} if brief and self.protocol >= 4 else {}))
         while (event := await queue.get()) is not None:
             yield event
 

@@ -215,11 +215,12 @@ class Connection:
                 dropped += 1
 
         past = self.server.history() if request.get("history") else []
+        shape = brief if request.get("brief") else Event.to_json
         unsubscribe = self.session.bus.subscribe(put)
         try:
             await self.send({"id": request.get("id"), "ok": True, "history": len(past)})
             for event in past:
-                await self.send({"event": event.to_json()})
+                await self.send({"event": shape(event)})
             while True:
                 event = await queue.get()
                 queued_bytes -= size_of(event)
@@ -227,7 +228,7 @@ class Connection:
                     await self.send({"event": {"kind": "events.dropped", "time": event.time,
                                                "data": {"count": dropped}}})
                     dropped = 0
-                await self.send({"event": event.to_json()})
+                await self.send({"event": shape(event)})
         finally:
             unsubscribe()
 
@@ -243,6 +244,22 @@ class Connection:
             await self.writer.wait_closed()
         except (ConnectionError, OSError):
             pass
+
+
+BRIEF_OUTPUT = 300  # characters of a command's output in a brief event
+
+
+def brief(event: Event) -> dict[str, Any]:
+    """An event as a watcher of many sessions needs it (a subscribe with "brief"): a
+    finished command without its result's data (a new page's diff: 1.9 MB for the demo's
+    /reference, decoded by every watcher for every goto) and its output cut."""
+    if event.kind != ev.COMMAND_FINISHED:
+        return event.to_json()
+    data = {k: v for k, v in event.data.items() if k != "data"}
+    output = data.get("output")
+    if isinstance(output, str) and len(output) > BRIEF_OUTPUT:
+        data["output"] = output[:BRIEF_OUTPUT] + "…"
+    return {"kind": event.kind, "time": event.time, "data": data}
 
 
 def _is_stream(task: asyncio.Task[Any]) -> bool:

@@ -210,7 +210,7 @@ class SessionFeed:
             self.monitor.feed_changed(self, None if need is None else Event(
                 ev.NEEDS_HUMAN, {"need": need["kind"], "detail": need["detail"],
                                  "url": need["url"]}))
-            async for event in client.events(history=True):
+            async for event in client.events(history=True, brief=True):  # not the diffs
                 apply_event(self.row, event)
                 if event.kind == ev.NEEDS_HUMAN:  # its call names the web view served now
                     apply_state(self.row, await client.state())

@@ -40,13 +40,14 @@ if TYPE_CHECKING:
 
 # 2: a run request may carry "cwd". Clients send it only to a session that says 2, so a
 # new client still talks to an older session (which refuses unknown fields). 3: and
-# "relayed".
-PROTOCOL = 3
+# "relayed". 4: a subscribe request may carry "brief" (events without a command's result
+# data, its output cut: a watch of many sessions decoded each page's whole diff).
+PROTOCOL = 4
 MAX_REQUEST = 1 << 20  # bytes in one request line
 SOURCES = SENT_BY_CLIENTS  # core/base/sources.py
 OPS = ("run", "subscribe", "state", "picture", "ping", "refs", "agent", "frames", "web")
 FIELDS = {"id", "op", "command", "source", "timeout", "history", "labels", "action",
-          "target", "cwd", "url", "link", "relayed"}
+          "target", "cwd", "url", "link", "relayed", "brief"}
 AGENT_ACTIONS = ("pause", "resume", "stop", "start", "restart")  # core.agent.ACTIONS
 # set in the environment of an agent Cockpit starts (--agent): its `cockpit exec` is an
 # agent's, and `--human` (a person's answer to --confirm) is refused there

@@ -125,7 +125,7 @@ async def main(count: int, seconds: float) -> None:
                     await asyncio.sleep(0.2)
                 stop.set()
                 for driver in drivers:
-                    driver.join(60)
+                    await asyncio.to_thread(driver.join, 60)  # not blocking the loop
             lagging.cancel()
             await monitor.close()
             memory = [rss_kb(s.process.pid) / 1024 for s in sessions]

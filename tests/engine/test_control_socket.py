@@ -251,6 +251,28 @@ async def test_events_stream_with_history(live, s):
     assert commands[-1] == "js 'after'"
 
 
+async def test_a_brief_stream_carries_no_diff_and_a_cut_output(live, s, site):
+    """What `cockpit watch` follows ten sessions by: a new page's diff (1.9 MB for the
+    demo's /reference) stays in the session; the command, its result and its time come."""
+    async with AsyncCockpit(socket_path=str(live.socket)) as viewer:
+        finished = []
+
+        async def read():
+            async for event in viewer.events(brief=True):
+                if event.kind == ev.COMMAND_FINISHED:
+                    finished.append(event)
+                    return
+        reader = asyncio.ensure_future(read())
+        await asyncio.sleep(0.2)
+        whole = await s.run(f"goto {site.url}/reference")
+        await asyncio.wait_for(reader, 30)
+    assert whole.ok and whole.data["diff"]  # the result itself keeps its diff
+    event = finished[0]
+    assert "data" not in event.data, list(event.data)
+    assert event.data["command"] == f"goto {site.url}/reference" and event.data["ok"]
+    assert event.data["ms"] > 0 and len(event.data["output"]) <= 301
+
+
 async def test_serve_until_sigterm_then_clean_up(site, tmp_path):
     env = {**os.environ, paths.ENV_SOCKET: "", paths.ENV_SESSION: ""}
     serve = await asyncio.create_subprocess_exec(
