@@ -178,28 +178,6 @@ def _(size):
     return
 
 
-# --- Datasette: a data explorer, its SQL editor a CodeMirror 5 -----------------------
-@contextmanager
-def explorer() -> Iterator[str]:
-    """`datasette` on a small SQLite database of products; yields its URL."""
-    datasette = str(venv() / "bin" / "datasette")
-    with tempfile.TemporaryDirectory(prefix="cockpit-datasette-") as tmp:
-        work = Path(tmp)
-        with sqlite3.connect(work / "shop.db") as db:
-            db.execute("CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT, "
-                       "category TEXT, price REAL)")
-            db.executemany("INSERT INTO products (name, category, price) VALUES (?, ?, ?)",
-                           [(f"Item {i}", ("Garden", "Kitchen", "Tools")[i % 3], i * 1.5)
-                            for i in range(1, 31)])
-        db.close()
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        argv = [datasette, "serve", "shop.db", "--host", "127.0.0.1", "--port", str(port),
-                "--setting", "sql_time_limit_ms", "5000"]
-        with running(argv, url, work, {"HOME": str(work)}):
-            yield url
-
-
 if __name__ == "__main__":
     app.run()
 '''
