@@ -268,7 +268,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         kind = "text/css" if name.endswith(".css") else "text/html"
         self.send_header("Content-Type", f"{kind}; charset=utf-8")
         self.end_headers()
-        self.wfile.write((html or "missing").encode())
+        body = (html or "missing").encode()
+        if "stall=" in self.path:  # `?stall=MS`: its <main> sent that much later
+            head, cut, rest = body.partition(b"<main>")
+            self.wfile.write(head)
+            self.wfile.flush()
+            time.sleep(int(self.path.split("stall=")[1].split("&")[0]) / 1000)
+            body = cut + rest
+        self.wfile.write(body)
 
     def log_message(self, format: str, *args: object) -> None:
         pass

@@ -67,6 +67,13 @@ class Python:
     def first(self, locator: str) -> str:
         return f"{locator}.first"
 
+    def closing(self, statements: list[str]) -> list[str]:
+        """`statements`, whose action closes the test's tab (a popup's Save): what
+        Playwright says of the call it still waited on as the tab went is no failure
+        (the header's `closed_by`)."""
+        return ["try:", *(self.indent + s for s in statements),
+                "except Error as error:", self.indent + "closed_by(page, error)"]
+
 
 class TypeScript(Python):
     """@playwright/test: every page call awaited, camelCase, an options object."""
@@ -119,6 +126,10 @@ class TypeScript(Python):
 
     def first(self, locator: str) -> str:
         return f"{locator}.first()"
+
+    def closing(self, statements: list[str]) -> list[str]:
+        return ["try {", *(self.indent + s for s in statements),
+                "} catch (error) {", self.indent + "await closedBy(page, error);", "}"]
 
 
 PYTHON, TYPESCRIPT = Python(), TypeScript()

@@ -60,6 +60,13 @@ async function afterClose(page: Page, n: number): Promise<Page> {
   return tab(page, n);
 }
 
+/** A step whose action closed its own tab (a popup's Save): Playwright may fail the
+ * call it still waited on as the tab went. The step was done if the tab closes. */
+async function closedBy(page: Page, error: unknown): Promise<void> {
+  if (page.isClosed()) return;
+  await page.waitForEvent('close', { timeout: 2000 }).catch(() => { throw error; });
+}
+
 /** `state load`: the cookies and each site's localStorage that `state save` wrote. */
 async function loadState(page: Page, file: string): Promise<void> {
   const state = JSON.parse(fs.readFileSync(file, 'utf-8'));

@@ -3,7 +3,7 @@ and the meta commands, on the real browser."""
 
 import json
 
-from conftest import fails, ok, ref_of
+from conftest import fails, ok, page, ref_of
 from test_navigate_read import login
 
 
@@ -35,6 +35,22 @@ async def test_link_that_opens_a_new_tab_is_reported(s, site):
     await ok(s, "tab 2")
     await ok(s, "wait --load")
     assert "Weekly report" in (await ok(s, "snapshot -i")).output
+
+
+async def test_switching_to_a_popup_still_loading_waits_for_its_document(s, base):
+    """A popup whose page is still arriving: `tab 2` waits until its document is parsed,
+    so the next command sees the page (it found an empty one: a replay's step failed)."""
+    page("tabs_late", "<p>Late, but whole</p><button>Approve</button>")
+    opener = page("tabs_opener", "<button onclick=\"window.open('/tabs_late?stall=1500')\">"
+                  "Review</button>")
+    await ok(s, f"goto {base}{opener}")
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'button', 'Review')}")
+    assert "opened tab 2" in r.output
+    r = await ok(s, "tab 2")
+    assert "tabs_late" in r.output
+    assert 'button "Approve"' in (await ok(s, "snapshot -i")).output
+    await ok(s, "closetab 2")
 
 
 async def test_confirm_dialog_is_a_modal_state(s, site):

@@ -133,3 +133,31 @@ def test_the_typescript_export_writes_the_same_calls_in_its_own_words(exports):
     assert whole.count("async function cdp(page: Page)") == 1
     device = "test.use({ ...devices['iPhone 13'], defaultBrowserType: 'chromium' });"
     assert whole.index(device) < whole.index("test('kinds'")
+
+
+def test_a_step_that_closes_its_own_tab_is_done_whatever_the_closed_call_says():
+    """A popup's Save that closes its window: Playwright may fail the click it still
+    waited on as the tab went ("Target page ... has been closed"). Both exports take the
+    step as done once its tab closed, and only that step."""
+    at = {"tab": 1, "url": f"{ORIGIN}/form"}
+    popup = {"tab": 2, "url": f"{ORIGIN}/popup"}
+    targets = {"e3": {"role": "button", "name": "Add", "nth": 0},
+               "e5": {"role": "button", "name": "Save", "nth": 0},
+               "e6": {"role": "button", "name": "Submit", "nth": 0}}
+    steps = [{"type": "step", "n": n, "source": "agent", "ok": True, "command": command,
+              "url": url, "tab": tab, "at": where, "targets": targets}
+             for n, (command, url, tab, where) in enumerate([
+                 ("click @e3", f"{ORIGIN}/form", 1, at),
+                 ("tab 2", f"{ORIGIN}/popup", 2, at),
+                 ("click @e5", f"{ORIGIN}/form", 1, popup),  # its tab closed: back on 1
+                 ("click @e6", f"{ORIGIN}/done", 1, at)], 1)]
+    rec = Recording(Path("popup.jsonl"), {"session": "popup"}, steps)
+    python = to_pytest(rec, "popup")
+    compile(python, "popup.py", "exec")  # a test pytest can load
+    py, ts = by_step(python, "#"), by_step(to_playwright_test(rec, "popup"), "//")
+    assert py[3] == ["try:", "page.get_by_role('button', name='Save', exact=True).click()",
+                     "except Error as error:", "closed_by(page, error)"]
+    assert ts[3][0] == "try {" and ts[3][-3:] == ["} catch (error) {",
+                                                   "await closedBy(page, error);", "}"]
+    assert not any("try" in line for n in (1, 2, 4) for line in py[n] + ts[n])
+    assert "def closed_by(page: Page, error: Error)" in python

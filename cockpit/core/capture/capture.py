@@ -85,6 +85,8 @@ class Capture:
         self._queue: deque[tuple[Page, dict[str, Any]]] = deque()  # not yet posted
         self._worker: asyncio.Task[Any] | None = None
         self._contexts: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
+        # made while capture was off: installed once it turns on (install())
+        self._pending: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
         host.bus.subscribe(self._on_event)
 
     @property
@@ -105,7 +107,16 @@ class Capture:
         """Capture the whole session (`cockpit record`), or only while a person has
         control again; the pages know it when this returns."""
         self._everything = on
-        self._acting_on = None
+        await self.turned()
+
+    async def turned(self) -> None:
+        """Capture turned on or off (a person's control began or ended): the contexts
+        that waited for it installed, and every page told."""
+        self._acting_on = None  # a person begins where the session is
+        if self.on:
+            for context in list(self._pending):
+                self._pending.discard(context)
+                await self._install(context)
         await self._tell_pages()
 
     async def _tell_pages(self) -> None:
@@ -130,9 +141,18 @@ class Capture:
     # --- installing ------------------------------------------------------------------
     async def install(self, context: BrowserContext) -> None:
         """The binding and the script for every page of `context`, those open already
-        too (a handoff in a browser that was headed already loads nothing new)."""
+        too (a handoff in a browser that was headed already loads nothing new). While
+        capture is off that waits until it turns on (a handoff, `cockpit record`): the
+        binding costs a context 115-260 ms as it starts, which an agent's session that no
+        person takes over would pay for nothing."""
         if context in self._contexts:
             return
+        if not self.on:
+            self._pending.add(context)
+            return
+        await self._install(context)
+
+    async def _install(self, context: BrowserContext) -> None:
         try:
             await context.expose_binding(BINDING, self._reported)
         except PlaywrightError as exc:  # a browser another cockpit attached to has it
@@ -167,9 +187,8 @@ class Capture:
 
     # --- what the cockpit itself does is not the person's ------------------------------
     def _on_event(self, event: Event) -> None:
-        if event.kind in (ev.HANDOFF, ev.RESUMED):  # a person has control, or not now
-            self._acting_on = None  # they begin where the session is
-            spawn(self._tell_pages(), "telling the pages whether to capture")
+        if event.kind == ev.RESUMED:  # a person's control ended (it began: turned())
+            spawn(self.turned(), "telling the pages whether to capture")
         elif event.kind == ev.COMMAND_STARTED and not event.data.get("captured") \
                 and not event.data.get("relayed"):  # the person's input: theirs
             self._running[event.data["id"]] = time.time()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
+
+from playwright.async_api import Error as PlaywrightError
 
 from ..language.registry import INT, URL, Arg, command
 from ..base.result import Outcome
@@ -12,6 +15,11 @@ if TYPE_CHECKING:
     from ..session.session import CommandContext
     from ..language.parser import Invocation
     from ..page.tab import Tab
+
+
+log = logging.getLogger(__name__)
+
+TAB_LOAD_MS = 5000  # the most `tab N` waits for the tab's document to be parsed
 
 
 def _line(tab: Tab) -> str:
@@ -34,6 +42,13 @@ async def tabs(ctx: CommandContext, a: Invocation) -> Outcome:
 async def tab(ctx: CommandContext, a: Invocation) -> Outcome:
     target = ctx.session.tab_at(a.n)
     await ctx.session.switch_to(target)
+    if target.dialog is None:  # (a dialog holds its document back: answered first)
+        # a popup just opened is still parsing its first document: the command after this
+        # one (`snapshot -i`, a replayed step) would find it empty
+        try:
+            await target.page.wait_for_load_state("domcontentloaded", timeout=TAB_LOAD_MS)
+        except PlaywrightError as exc:  # slow, or closing: the result says where it is
+            log.info("tab %s: its document did not load in time: %s", target.index, exc)
     return Outcome(f"now on tab {target.index}: {target.title or '(untitled)'} - {target.url}",
                    {"tab": target.info()})
 

@@ -121,6 +121,7 @@ class Handoff:
         self.human_actions = []
         self._last_state = self.before_state
         session.hold_agents(f"the human has control: {reason}", "handoff")
+        await session.ready_for_person()  # their first click is a step too
         self._poller = asyncio.ensure_future(self._poll())
         session.bus.emit(ev.HANDOFF, reason=reason, mode=self.mode,
                          tabs=len(session.tabs), active=_front_index(session))

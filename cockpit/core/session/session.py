@@ -304,6 +304,9 @@ class Session(BrowserFacade, SessionTabs):
     def release_agents(self, holder: str = "pause") -> None:
         self.holds.release(holder)
 
+    async def ready_for_person(self) -> None:
+        await self.capture.turned()  # its binding, installed when a person may act
+
     # --- what views ask -----------------------------------------------------------------
     async def picture(self, labels: bool = False, timeout: float = 3.0,
                       target: str | None = None) -> bytes | None:
