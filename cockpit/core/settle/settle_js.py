@@ -336,6 +336,7 @@ PROBE_JS = r"""
 async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
   const POST_MS = 100;  // a MessageChannel message not taken by then is not waited for
   const CLICK_MS = 1000;  // the click guard's own expiry (quick_click.py)
+  const FRAME_MS = 20;  // a frame's own rendering (60 Hz, and some): the page's work
   const S = window.__cockpitSettle;
   if (clickId !== null && S && S.untilClicked) {  // (a page of an older Cockpit: not)
     const asked = Date.now();
@@ -352,6 +353,7 @@ async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
     o.chooser || o.submit || o.closing || missed;
   if (hold) await held(hold[0], hold[1]);
   let out = state();
+  out.lag = S.dbgLag; out.lags = S.dbgLags;
   if (!busy(out) && out.mutated >= 0 && out.mutated < quietMs && !out.framed) {
     await S.untilFramed(quietMs - out.mutated);  // the DOM changed just now: a frame on
     out = state();
@@ -375,20 +377,36 @@ async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
   // then snapshots what changed while the quiet is waited out (settle.py's on_quiet).
   // The quiet is kept on the page's own clock: when its timers run late (a loaded
   // machine), a message may wait as long in its task queue unseen, so the quiet is
-  // longer by the most they were late meanwhile (`lag`).
+  // longer by the most they were late meanwhile (`lag`). Not by the page's own work: a
+  // timer is late on any machine while the page renders what came (a message came, or
+  // its DOM changed, since the timer was set), and by up to a frame's budget when a
+  // frame was drawn meanwhile (a running animation's frames: ~17 ms each in a marimo
+  // cell run, which lengthened its quiet by as much on a quiet machine).
   async function held(mode, ms) {
     const end = Date.now() + ms;
-    let lag = 0;
-    for (;;) {
-      const o = state();
-      const socketWait = o.fetches || (o.wsAsked >= 0 && o.wsAsked < socket[2]) ||
-        (o.wsIn >= 0 && o.wsIn < o.wsQuiet + lag);
-      if (!socketWait || o.nav || o.open || o.download || o.chooser || o.submit ||
-          o.closing || missed || Date.now() >= end) return;
-      if (mode === 'answer' && o.wsIn >= 0 && !o.fetches && o.wsRendered && o.framed) return;
-      const asked = Date.now();
-      await new Promise((resolve) => S.later(resolve, 2));
-      lag = Math.max(lag, Date.now() - asked - 2);
+    let lag = 0, frames = 0, framing = false, done = false;
+    const frame = () => {  // frames drawn while the look waits, counted
+      if (framing || done) return;
+      framing = true;
+      S.nextFrame(() => { framing = false; frames++; frame(); });
+    };
+    frame();
+    try {
+      for (;;) {
+        const o = state();
+        const socketWait = o.fetches || (o.wsAsked >= 0 && o.wsAsked < socket[2]) ||
+          (o.wsIn >= 0 && o.wsIn < o.wsQuiet + lag);
+        if (!socketWait || o.nav || o.open || o.download || o.chooser || o.submit ||
+            o.closing || missed || Date.now() >= end) return;
+        if (mode === 'answer' && o.wsIn >= 0 && !o.fetches && o.wsRendered && o.framed) return;
+        const asked = Date.now(), came = S.wsIn, changed = S.muts, drawn = frames;
+        await new Promise((resolve) => S.later(resolve, 2));
+        if (S.wsIn !== came || S.muts !== changed) continue;  // the page at work
+        const late = Date.now() - asked - 2;
+        lag = Math.max(lag, frames !== drawn ? late - FRAME_MS : late);
+      }
+    } finally {
+      done = true;
     }
   }
   // How long the socket must be silent for its answer to be in (ms; settle.py's
