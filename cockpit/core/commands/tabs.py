@@ -38,6 +38,8 @@ async def tabs(ctx: CommandContext, a: Invocation) -> Outcome:
 
 @command("tab", "tabs", "Switch to tab N (numbered from 1, as `tabs` shows).",
          args=(Arg("n", "the tab's number", kind=INT),), examples=("tab 2",),
+         details="A tab still loading its page (a popup just opened) is waited for until "
+                 "its document is parsed (5 s at most), so the next command sees the page.",
          modal_safe=True, checks_needs=True, switches_tab=True)
 async def tab(ctx: CommandContext, a: Invocation) -> Outcome:
     target = ctx.session.tab_at(a.n)
