@@ -108,7 +108,7 @@ class FakeSession:
 
     # --- running commands -----------------------------------------------------------------
     async def run(self, line: str, source: str = "human", *,
-                  timeout: float | None = None) -> Result:
+                  timeout: float | None = None, relayed: bool = False) -> Result:
         command_id = next(self._ids)
         self.lines.append((line, source))
         queued = self.clock

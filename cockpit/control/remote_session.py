@@ -92,9 +92,10 @@ class RemoteSession:
             self.bus.emit(ev.SNAPSHOT)
 
     async def run(self, line: str, source: str = "human", *,
-                  timeout: float | None = None) -> Result:
+                  timeout: float | None = None, relayed: bool = False) -> Result:
         try:
-            result = await self.client.run(line, source=source, timeout=timeout)
+            result = await self.client.run(line, source=source, timeout=timeout,
+                                           relayed=relayed)
         except Unreachable as exc:
             return Result(line, ok=False, error=f"{exc}; nothing ran", exit_code=3,
                           source=source)

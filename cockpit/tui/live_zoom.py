@@ -138,7 +138,9 @@ class LiveZoomScreen(ZoomScreen):
             self._sending = False
 
     async def _run(self, line: str) -> None:
-        result = await self.session.run(line, source="human")
+        # the person's own mouse and keys: while their actions are captured (a handoff,
+        # `cockpit record`), what they do becomes steps by role and name, as in a window
+        result = await self.session.run(line, source="human", relayed=True)
         if not result.ok:
             self.notify(result.error or "failed", title=line, severity="warning",
                         markup=False)

@@ -253,3 +253,41 @@ async def test_an_agent_hands_both_captchas_to_a_person_in_the_live_zoom(s, base
     finally:
         if s.handoff.active:
             await s.run("resume")
+
+
+async def test_what_the_person_clicks_on_the_zoom_is_captured_by_role_and_name(
+        s, base, monkeypatch):
+    """With control, the person's clicks on the live zoom are their own input relayed to
+    the page, as in a window: capture makes the step (`click` on the button, by its role
+    and name), and the zoom's `mouse` commands are not steps of their own (they were, so
+    a handoff's walk recorded pixels)."""
+    from cockpit.core import events as ev
+    from test_capture import steps_of
+    monkeypatch.delenv("DISPLAY", raising=False)  # the terminal handoff: over SSH
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    url = page("zoom_capture", "<button onclick=\"this.textContent = 'Saved'\">Save</button>")
+    await ok(s, f"goto {base}{url}")
+    box = await s.active.page.locator("main button").bounding_box()
+    assert box is not None
+    events: list = []
+    unsubscribe = s.bus.subscribe(events.append)
+    app = app_for(s)
+    try:
+        async with app.run_test(size=(200, 50)) as pilot:
+            await pilot.press("f10")
+            await until(pilot, lambda: app.human_has_control)
+            _, picture = await zoomed(pilot, app)
+            await pilot.click(picture, offset=cell_of(picture, box["x"] + box["width"] / 2,
+                                                      box["y"] + box["height"] / 2))
+            await until(pilot, lambda: len(steps_of(events)) == 1)
+            assert await s.active.page.locator("main button").inner_text() == "Saved"
+    finally:
+        unsubscribe()
+        if s.handoff.active:
+            await s.run("resume")
+    (command, targets), = steps_of(events)
+    assert command.startswith("click @e"), command
+    assert targets[command.split("@")[1]]["name"] == "Save"
+    relayed = [e.data for e in events if e.kind == ev.COMMAND_STARTED
+               and e.data["command"].startswith("mouse")]
+    assert relayed and all(d.get("relayed") for d in relayed), relayed

@@ -37,8 +37,10 @@ class SessionSurface(Protocol):
     def secret_names(self) -> list[str]: ...  # --secret NAMEs (their values stay home)
 
     async def run(self, line: str, source: str = "human", *,
-                  timeout: float | None = None) -> Result:
-        """Run one command line after those before it; never raises for a bad command."""
+                  timeout: float | None = None, relayed: bool = False) -> Result:
+        """Run one command line after those before it; never raises for a bad command.
+        `relayed`: a person's own input from a view of the page (the zoom's mouse and
+        keys): while capture is on, what it does becomes their steps by role and name."""
         ...
 
     async def picture(self, labels: bool = False, timeout: float = 3.0,
