@@ -105,3 +105,45 @@ async def test_frames_popups_and_drags_replay_and_export(tmp_path, base):
                          cwd=tmp_path, capture_output=True, text=True, timeout=300,
                          env={**os.environ, "CI": "1", "PASSWORD": PASSWORD})
     assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
+
+
+async def test_an_agents_typed_steps_in_iframes_export_into_their_frames(tmp_path, base):
+    """An agent's own steps on refs inside iframes (one of another origin) are recorded
+    with the iframes around their elements, as a person's are: the exported test enters
+    them by `frame_locator` and runs unedited (it looked for them on the page)."""
+    from conftest import ref_of
+    path = tmp_path / "typed.jsonl"
+    session = Session(f"typed-frames-{uuid.uuid4().hex[:6]}")
+    await session.start()
+    recorder = Recorder(session, path).start()
+    try:
+        assert (await session.run(f"goto {base}{FRAMED}", source="agent")).ok
+        await session.active.page.frame_locator("iframe[name=pay]").locator(
+            "input[name=card]").wait_for()
+        assert (await session.run("snapshot -i", source="agent")).ok
+        for line in (f"fill {ref_of(session, 'textbox', 'Card number')} 4242",
+                     f"click {ref_of(session, 'button', 'Pay')}",
+                     f"fill {ref_of(session, 'textbox', 'Note')} typed"):
+            result = await session.run(line, source="agent")
+            assert result.ok, result.error
+    finally:
+        recorder.close()
+        await session.close()
+    rec = read(path)
+    frames = [s["targets"][next(iter(s["targets"]))].get("frame") for s in rec.steps
+              if s["targets"]]
+    assert frames == [['iframe[name="pay"]'], ['iframe[name="pay"]'],
+                      ['iframe[title="Notes"]']], frames
+    out = tmp_path / "test_typed.py"
+    made = subprocess.run(COCKPIT + ["export", str(path), "--to", "pytest", "-o", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    code = out.read_text().replace("'", '"')
+    assert 'page.frame_locator("iframe[name="pay"]").get_by_role("button", name="Pay", ' \
+        'exact=True).click()' in code, code
+    if importlib.util.find_spec("pytest_playwright") is None:
+        pytest.skip("pip install pytest-playwright: the exported test is not run")
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          out.name], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=180)
+    assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr

@@ -29,7 +29,7 @@ from ..base.logs import spawn
 from ..base.sources import HUMAN
 from ..language.registry import REGISTRY
 from .capture_js import BINDING, capture_script
-from .frames import frame_path
+from ..page.frames import frame_path
 from .steps import REF, step_of
 
 __all__ = ["REF", "Capture", "CaptureHost", "step_of"]

@@ -6,7 +6,7 @@ action timeout."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
@@ -18,17 +18,17 @@ from .tab import DOC_TOKEN_JS
 
 if TYPE_CHECKING:
     from ..language.command import Command
-    from ..model.snapshot import Snapshot
+    from ..model.snapshot import Node, Snapshot
     from .tab import Tab
 
 NEW_SNAPSHOT = "take a new snapshot (`snapshot -i`) and use its refs"
 
 
-def refs_used(snap: Snapshot | None, command: Command) -> dict[str, dict[str, str | int]]:
+def refs_used(snap: Snapshot | None, command: Command) -> dict[str, dict[str, Any]]:
     """Role and name of every ref the line uses, as the snapshot knew them before the step
     ran (the `targets` of its command.started event): what replay finds the element by
     when refs are numbered differently, and how the recorder knows a password field."""
-    found: dict[str, dict[str, str | int]] = {}
+    found: dict[str, dict[str, Any]] = {}
     if snap is None or not snap.refs:
         return found
     for ref in command.refs():
@@ -45,14 +45,25 @@ def refs_used(snap: Snapshot | None, command: Command) -> dict[str, dict[str, st
 
 def nth_of(snap: Snapshot, ref: str) -> int:
     """How many elements of the ref's role and label (its name, or its words when it has
-    none) come before it, in document order: its place among those replay would take
-    for it (refs_info names each element by its label)."""
+    none) come before it in its frame, in document order: its place among those replay
+    and export would take for it (refs_info names each element by its label; a frame's
+    are found inside it, the page's outside every frame)."""
     node, count = snap.refs[ref], 0
+    frame = _frame_of(node)
     for other, n in snap.refs.items():
         if other == ref:
             return count
-        count += n.role == node.role and (n.label or n.name) == (node.label or node.name)
+        count += n.role == node.role and (n.label or n.name) == (node.label or node.name) \
+            and _frame_of(n) is frame
     return count
+
+
+def _frame_of(node: Node) -> Node | None:
+    """The iframe a node is in (its nearest), or None in the page itself."""
+    parent = node.parent
+    while parent is not None and parent.role != "iframe":
+        parent = parent.parent
+    return parent
 
 
 async def resolve(tab: Tab, target: str) -> Locator:

@@ -44,6 +44,7 @@ from ..secrets.redact import Redactor
 from ..secrets.secrets import Secrets
 from ..page.tab import Tab
 from ..settle.settle import Watch
+from ..page.frames import with_frames
 from ..page.targets import refs_used
 from .views import picture_of, refs_of, status_of
 from ..base.workspace import session_dir
@@ -254,8 +255,11 @@ class Session(BrowserFacade, SessionTabs):
                 # (also over the socket) find the elements again by role and name
                 snap = self.active.snapshot if self.active else None
                 shown = self.redactor.line(command, snap)
+                targets = refs_used(snap, command)
+                if targets and self.active is not None:  # those in iframes: which
+                    await with_frames(self.active, targets)
                 self.bus.emit(ev.COMMAND_STARTED, id=command_id, command=shown, source=source,
-                              targets=refs_used(snap, command), **who)
+                              targets=targets, **who)
                 if self.recovery.pending:  # a crash or kill noticed since the last command
                     await self.recovery.ensure()
                 if self.recovery.dead and (spec is None or spec.needs_tab):
