@@ -353,7 +353,6 @@ async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
     o.chooser || o.submit || o.closing || missed;
   if (hold) await held(hold[0], hold[1]);
   let out = state();
-  out.lag = S.dbgLag; out.lags = S.dbgLags;
   if (!busy(out) && out.mutated >= 0 && out.mutated < quietMs && !out.framed) {
     await S.untilFramed(quietMs - out.mutated);  // the DOM changed just now: a frame on
     out = state();
