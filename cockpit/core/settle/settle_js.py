@@ -6,12 +6,15 @@ the Navigation API's `navigate` event and keeps a MutationObserver's last time. 
 carries the time its chain began (a timer set inside another timer's callback inherits its
 parent's), so a poll loop that was running before the action is never mistaken for the
 action's work. Times are `Date.now()`: the same wall clock as `time.time()` in Python.
+What it does for WebSocket apps is sockets_js.py's, spliced in where `__SOCKETS_INIT__`
+and `__SOCKETS_PROBE__` stand.
 """
 
 from __future__ import annotations
 
 from .tracker_js import INIT_JS as CHANGES_INIT_JS
 from .changes_js import QUERY_JS
+from .sockets_js import SOCKETS_INIT_JS, SOCKETS_PROBE_JS
 
 # Timers due later than this after the action began are not the action's to wait for.
 TIMER_LIMIT_MS = 1000
@@ -198,47 +201,7 @@ INIT_JS = r"""
   // action's consequence is the tab going away, which settling then waits for.
   const close = window.close;
   window.close = function (...args) { S.closing = now(); return close.apply(this, args); };
-  // WebSockets: an app that renders what its server sends (Streamlit, marimo) shows an
-  // action's outcome when the answer to what it sent has come and been rendered, and a
-  // page it opens has rendered once its socket's first messages have. Noted: when the
-  // last message came, when the page last sent, and the sockets still waiting for their
-  // first message.
-  const WS = window.WebSocket;
-  // `wsLog`: the latest messages' times, each with whether the DOM changed after it (the
-  // page rendered it: an answer, not a status or bookkeeping message).
-  S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map(); S.wsLog = [];
-  // A page that shows it waits for its server: a control it disabled, or a region it
-  // marked busy, as it rendered a message (marimo disables a cell's run button while the
-  // kernel runs it; `aria-busy` is the standard's way to say so). Kept by element, with
-  // when, until the page undoes it: PROBE_JS's socket quiet is then the long one.
-  const WAITS = new Set(['disabled', 'aria-disabled', 'aria-busy']);
-  const MSG_MS = 100;  // a change this long after a message is taken as its rendering
-  const working = (el) => el.isConnected && (el.disabled === true ||
-    el.getAttribute('aria-disabled') === 'true' || el.getAttribute('aria-busy') === 'true');
-  S.waiting = new Map();
-  S.working = working;
-  if (WS) {
-    S.wsOpen = new Set();
-    const Wrapped = function WebSocket(...args) {
-      const ws = Reflect.construct(WS, args, new.target || Wrapped);
-      S.wsNew.set(ws, now());
-      S.wsOpen.add(ws);
-      const first = () => S.wsNew.delete(ws);
-      ws.addEventListener('message', () => {
-        S.wsIn = now();
-        first();
-        S.wsLog.push([S.wsIn, false]);
-        if (S.wsLog.length > 64) S.wsLog.shift();
-      });
-      ws.addEventListener('close', () => { first(); S.wsOpen.delete(ws); });
-      return ws;
-    };
-    Wrapped.prototype = WS.prototype;
-    for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Wrapped[k] = WS[k];
-    window.WebSocket = Wrapped;
-    const wsSend = WS.prototype.send;
-    WS.prototype.send = function (...args) { S.wsOut = now(); return wsSend.apply(this, args); };
-  }
+__SOCKETS_INIT__
   if (window.navigation) {
     navigation.addEventListener('navigate', (e) => {
       if (e.downloadRequest !== null && e.downloadRequest !== undefined) S.download = now();
@@ -319,7 +282,8 @@ INIT_JS = r"""
   };
   S.bind();
 })();
-""".replace("__LIMIT__", str(TIMER_LIMIT_MS)) + CHANGES_INIT_JS  # the change tracker rides along
+""".replace("__LIMIT__", str(TIMER_LIMIT_MS)).replace(
+    "__SOCKETS_INIT__\n", SOCKETS_INIT_JS) + CHANGES_INIT_JS  # the change tracker rides along
 
 # Returns null when the script is absent (a page opened before it was added), else what
 # the action that began at `since` still has going, and `missed`: a quick click's guard
@@ -368,94 +332,7 @@ async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
   }
   return out;
 
-  // With `hold` ([mode, ms]), the look waits here first, at most `ms`, while all the
-  // action waits for is the page's socket (its fetches, an answer asked over HTTP, the
-  // socket's quiet: settle.py's _socket_delay): its end is seen when it comes, not at
-  // the next look a round trip later. Mode 'answer': also until a message has come and
-  // the page has rendered what came (a frame since its last change): settling's caller
-  // then snapshots what changed while the quiet is waited out (settle.py's on_quiet).
-  // The quiet is kept on the page's own clock: when its timers run late (a loaded
-  // machine), a message may wait as long in its task queue unseen, so the quiet is
-  // longer by how late they ran meanwhile (`lag`). Not by the page's own work: a timer
-  // is late on any machine while the page renders what came (a message came, or its DOM
-  // changed, since the timer was set), by up to a frame's budget when a frame was drawn
-  // meanwhile (a running animation's: ~17 ms each in a marimo cell run), and once now
-  // and then (a garbage collection, one of its own timers): `lag` is the second latest
-  // (a loaded machine makes them late again and again). The longest single one had
-  // lengthened a cell run's quiet by 16-26 ms on a quiet machine.
-  async function held(mode, ms) {
-    const end = Date.now() + ms;
-    let lag = 0, latest = 0, frames = 0, framing = false, done = false;
-    const frame = () => {  // frames drawn while the look waits, counted
-      if (framing || done) return;
-      framing = true;
-      S.nextFrame(() => { framing = false; frames++; frame(); });
-    };
-    frame();
-    try {
-      for (;;) {
-        const o = state();
-        const socketWait = o.fetches || (o.wsAsked >= 0 && o.wsAsked < socket[2]) ||
-          (o.wsIn >= 0 && o.wsIn < o.wsQuiet + lag);
-        if (!socketWait || o.nav || o.open || o.download || o.chooser || o.submit ||
-            o.closing || missed || Date.now() >= end) return;
-        if (mode === 'answer' && o.wsIn >= 0 && !o.fetches && o.wsRendered && o.framed) return;
-        const asked = Date.now(), came = S.wsIn, changed = S.muts, drawn = frames;
-        await new Promise((resolve) => S.later(resolve, 2));
-        if (S.wsIn !== came || S.muts !== changed) continue;  // the page at work
-        const late = frames !== drawn ? Date.now() - asked - 2 - FRAME_MS :
-          Date.now() - asked - 2;
-        if (late > latest) [lag, latest] = [latest, late];
-        else if (late > lag) lag = late;
-      }
-    } finally {
-      done = true;
-    }
-  }
-  // How long the socket must be silent for its answer to be in (ms; settle.py's
-  // _socket_quiet): `socket` = [the longest, the shortest, ...]. The longest while the
-  // page has rendered none of the messages, after it sent over its socket, or while it
-  // shows that it waits for its server (`wsWorking`); else the
-  // pace of the server's answer so far: twice its longest pause, or as long as it took
-  // to send its first message (a loaded server is slow at both).
-  function quietOf(o) {
-    if (!o.wsRendered || o.wsSent >= 0 || o.wsWorking) return socket[0];
-    return Math.min(socket[0], Math.max(socket[1], 2 * o.wsGap, o.wsTurn));
-  }
-  // Whether the page, rendering a message that came since the action, showed that it
-  // waits for its server (INIT_JS `waiting`) and still does: its server is at work, and
-  // the socket's quiet is then the long one (quietOf), not its answer's pace.
-  function working(since) {
-    let still = false;
-    for (const [el, t] of S.waiting || []) {
-      if (!S.working(el)) S.waiting.delete(el);
-      else if (t >= since) still = true;
-    }
-    return still;
-  }
-  // ms since the action's first fetch ended with the page's socket silent since: its
-  // answer may be on its way over the socket; -1 when not so. (Not from the last fetch:
-  // one the answer itself set going, ending after its messages, asks nothing.)
-  function wsAsked(since, now) {
-    if (!S.wsOpen || !S.wsOpen.size) return -1;
-    let first = 0;
-    for (const e of S.ended || []) if (e.root >= since && (!first || e.at < first)) first = e.at;
-    return first && !(S.wsIn >= first) ? now - first : -1;
-  }
-  // The pace of the server's answer since the action: whether the page rendered one of
-  // its messages (`wsRendered`), the longest pause between them (`wsGap`, ms), and how
-  // long the server took to send the first after the page asked (`wsTurn`, ms: from the
-  // first request of the action's chain, else from the action). A loaded server is slow
-  // at both, and pauses as long within its answer: settle.py's quiet follows them.
-  function paced(since) {
-    const msgs = (S.wsLog || []).filter((m) => m[0] >= since);
-    let gap = 0, ask = 0;
-    for (let i = 1; i < msgs.length; i++) gap = Math.max(gap, msgs[i][0] - msgs[i - 1][0]);
-    for (const f of [...S.fetches, ...(S.ended || [])])
-      if (f.root >= since && (!ask || f.root < ask)) ask = f.root;
-    const turn = msgs.length ? Math.max(0, msgs[0][0] - (ask || since)) : 0;
-    return {wsRendered: msgs.some((m) => m[1]), wsGap: gap, wsTurn: turn};
-  }
+__SOCKETS_PROBE__
   function lastEnded(since) {  // when the action's last fetch ended (0: none did)
     let last = 0;
     for (const e of S.ended || []) if (e.root >= since) last = Math.max(last, e.at);
@@ -496,4 +373,4 @@ async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
     return o;
   }
 }
-""".replace("__QUERY__", QUERY_JS.strip())
+""".replace("__QUERY__", QUERY_JS.strip()).replace("__SOCKETS_PROBE__\n", SOCKETS_PROBE_JS)
