@@ -29,6 +29,24 @@ HUMAN = ["fill @e1 4242", "fill @e1 $PASSWORD", "click @e1", "fill @e1 hello", "
          "drag @e1 @e2", "drag @e1 @e2"]
 
 
+def exported(path, out, to: str = "pytest") -> str:
+    """`cockpit export` of the recording to `out`; its code, quotes made double."""
+    made = subprocess.run(COCKPIT + ["export", str(path), "--to", to, "-o", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    return out.read_text().replace("'", '"')
+
+
+def passes(out, **env: str) -> None:
+    """The exported pytest file runs and passes, unedited."""
+    if importlib.util.find_spec("pytest_playwright") is None:
+        pytest.skip("pip install pytest-playwright: the exported test is not run")
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          out.name], cwd=out.parent, capture_output=True, text=True,
+                         env={**os.environ, **env}, timeout=180)
+    assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
+
+
 async def record(path, base: str) -> None:
     """The person walks the three pages; the agent's `goto` takes them from one to the
     next (the session's own commands: not captured)."""
@@ -73,10 +91,7 @@ async def test_frames_popups_and_drags_replay_and_export(tmp_path, base):
     assert "0 diverged" in replayed.stdout, replayed.stdout
 
     out = tmp_path / "test_places.py"
-    made = subprocess.run(COCKPIT + ["export", str(path), "--to", "pytest", "-o", str(out)],
-                          capture_output=True, text=True, timeout=60)
-    assert made.returncode == 0, made.stderr
-    code = out.read_text().replace("'", '"')
+    code = exported(path, out)
     for line in (
             'page.frame_locator("iframe[name="pay"]").get_by_role("textbox", '
             'name="Card number", exact=True).fill("4242")',
@@ -87,12 +102,7 @@ async def test_frames_popups_and_drags_replay_and_export(tmp_path, base):
             'page.get_by_role("listitem").filter(has_text="Alpha"))'):
         assert line in code, code
     assert 'os.environ["PASSWORD"]' in code and PASSWORD not in code
-    if importlib.util.find_spec("pytest_playwright") is None:
-        pytest.skip("pip install pytest-playwright: the exported test is not run")
-    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          out.name], cwd=tmp_path, capture_output=True, text=True,
-                         env={**os.environ, "PASSWORD": PASSWORD}, timeout=180)
-    assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
+    passes(out, PASSWORD=PASSWORD)
 
     modules = playwright_test_modules()
     spec = tmp_path / "places.spec.ts"
@@ -135,15 +145,7 @@ async def test_an_agents_typed_steps_in_iframes_export_into_their_frames(tmp_pat
     assert frames == [['iframe[name="pay"]'], ['iframe[name="pay"]'],
                       ['iframe[title="Notes"]']], frames
     out = tmp_path / "test_typed.py"
-    made = subprocess.run(COCKPIT + ["export", str(path), "--to", "pytest", "-o", str(out)],
-                          capture_output=True, text=True, timeout=60)
-    assert made.returncode == 0, made.stderr
-    code = out.read_text().replace("'", '"')
+    code = exported(path, out)
     assert 'page.frame_locator("iframe[name="pay"]").get_by_role("button", name="Pay", ' \
         'exact=True).click()' in code, code
-    if importlib.util.find_spec("pytest_playwright") is None:
-        pytest.skip("pip install pytest-playwright: the exported test is not run")
-    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          out.name], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=180)
-    assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
+    passes(out)

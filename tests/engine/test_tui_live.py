@@ -39,6 +39,13 @@ async def zoomed(pilot, app) -> tuple[LiveZoomScreen, LivePicture]:
     return screen, picture
 
 
+async def zoomed_with_control(pilot, app) -> tuple[LiveZoomScreen, LivePicture]:
+    """F10 (the person takes control), then the zoom."""
+    await pilot.press("f10")
+    await until(pilot, lambda: app.human_has_control)
+    return await zoomed(pilot, app)
+
+
 def title(screen) -> str:
     return str(screen.query_one("#zoom-title").render())
 
@@ -98,9 +105,7 @@ async def test_the_grid_is_solved_by_clicks_and_keys_reach_the_page(s, base, mon
     app = app_for(s)
     try:
         async with app.run_test(size=(200, 50)) as pilot:
-            await pilot.press("f10")
-            await until(pilot, lambda: app.human_has_control)
-            screen, picture = await zoomed(pilot, app)
+            screen, picture = await zoomed_with_control(pilot, app)
             assert screen.feed.running  # live while the human has control
             await s.active.page.evaluate(
                 "window.doubles = 0; addEventListener('dblclick', () => window.doubles++)")
@@ -274,9 +279,7 @@ async def test_what_the_person_clicks_on_the_zoom_is_captured_by_role_and_name(
     app = app_for(s)
     try:
         async with app.run_test(size=(200, 50)) as pilot:
-            await pilot.press("f10")
-            await until(pilot, lambda: app.human_has_control)
-            _, picture = await zoomed(pilot, app)
+            _, picture = await zoomed_with_control(pilot, app)
             await pilot.click(picture, offset=cell_of(picture, box["x"] + box["width"] / 2,
                                                       box["y"] + box["height"] / 2))
             await until(pilot, lambda: len(steps_of(events)) == 1)

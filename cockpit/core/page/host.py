@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 if TYPE_CHECKING:
     from ..base.events import EventBus
     from ..secrets.redact import Redactor
-    from ..settle.settle import Watch
+    from ..settle.watch import Watch
     from .buffers import Buffers
     from .stylesheets import StylesheetRules
 

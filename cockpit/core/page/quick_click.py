@@ -30,7 +30,8 @@ from typing import Awaitable, Callable, Literal
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from ..settle.settle import Watch, probe
+from ..settle.settle import probe
+from ..settle.watch import Watch
 
 log = logging.getLogger("cockpit.click")
 

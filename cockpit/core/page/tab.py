@@ -24,7 +24,7 @@ from .downloads import TabDownloads
 from .hidden import keep_snapshot_refs
 from ..base.logs import spawn, tolerated
 from ..secrets.secret_fields import count_secret_fields, mask_secrets
-from ..settle.settle import Watch
+from ..settle.watch import Watch
 from ..model.refnames import RefNames
 from ..model.snapshot import Snapshot
 

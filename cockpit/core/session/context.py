@@ -15,7 +15,7 @@ from ..page.translate import action_error
 from .engine import Engine
 
 if TYPE_CHECKING:
-    from ..settle.settle import Watch
+    from ..settle.watch import Watch
     from ..page.tab import Tab
 
 T = TypeVar("T")

@@ -43,7 +43,7 @@ from ..policy import Policy
 from ..secrets.redact import Redactor
 from ..secrets.secrets import Secrets
 from ..page.tab import Tab
-from ..settle.settle import Watch
+from ..settle.watch import Watch
 from ..page.frames import with_frames
 from ..page.targets import refs_used
 from .views import picture_of, refs_of, status_of

@@ -17,7 +17,7 @@ from ..page.changeset import NEW_PAGE_LISTED, SHOWN_IN_TEXT, Diff
 from ..page.diff import diff
 from ..page.hidden import settle_behind
 from ..page.render import controls
-from ..settle.settle import Watch
+from ..settle.watch import Watch
 from .context import Context
 from .engine import Engine
 
