@@ -26,6 +26,9 @@ from .watch_picture import WatchPicture
 
 WIDE = 120  # columns from which the workspace, URL and recording get columns of their own
 TALL = 30  # rows from which the highlighted session's live picture shows by itself
+# The table is redrawn at most this often while events come: ten agents' events drawn one
+# by one took the watch's whole share of a busy machine's CPU, and a person's key waited.
+REDRAW_GAP_S = 0.25
 
 
 class SessionsChanged(Message):
@@ -94,6 +97,9 @@ class WatchApp(App[str | None]):
         self._placed: str | None = None  # the row redraw put the cursor on
         self.calls_made: list[Call] = []  # every call this view asked the terminal for
         self.picture_wanted: bool | None = None  # `p`; None: shown where the screen is big
+        self._drawn_at = 0.0  # time.monotonic() of the last redraw
+        self._redraw_coming = False
+        self._drawn: tuple[bool, list[tuple[str, list[tuple[str, str]]]]] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="banner")
@@ -118,7 +124,19 @@ class WatchApp(App[str | None]):
     def on_sessions_changed(self, message: SessionsChanged) -> None:
         if message.calls:
             self.calls_made.extend(message.calls)
-            ring(self, message.calls)
+            ring(self, message.calls)  # at once: only the drawing waits
+        if not self._redraw_coming:  # a burst of events is one redraw
+            self._redraw_coming = True
+            self.set_timer(max(0.0, self._drawn_at + REDRAW_GAP_S - time.monotonic()),
+                           self._redraw_due)
+
+    @property
+    def redraw_pending(self) -> bool:
+        """A change the table will show at its next redraw (at most REDRAW_GAP_S on)."""
+        return self._redraw_coming
+
+    def _redraw_due(self) -> None:
+        self._redraw_coming = False
         self.redraw()
 
     def on_resize(self) -> None:
@@ -159,6 +177,7 @@ class WatchApp(App[str | None]):
         if not tables:  # a change that came as the watch was closing: nothing to draw
             return
         table = tables.first()
+        self._drawn_at = time.monotonic()
         # A person's key moved the cursor, and its RowHighlighted is still queued: their
         # choice is the row under the cursor now, before the rebuild puts it elsewhere
         # (else the key was lost to the redraw).
@@ -177,30 +196,39 @@ class WatchApp(App[str | None]):
             index = next((i for i, r in enumerate(rows) if r.socket == self.selected), 0)
             if rows:
                 self._placed = rows[index].socket
-                table.move_cursor(row=index)
+                if table.cursor_row != index:
+                    table.move_cursor(row=index)
         needing = sum(r.needs_person for r in rows)
         banner = self.query_one("#banner", Static)
         banner.set_class(needing > 0, "-needs")
         notes = "".join(f" · {where}: {problem}" for where, problem in
                         self.monitor.notes.items())
-        banner.update(Text(clean(
+        _update(banner, clean(
             (f"{needing} NEED A HUMAN · " if needing else "") +
             f"{len(rows)} live session(s) · Enter attaches, Escape comes back · q quits"
             if rows else "no live sessions of yours yet: start one with `cockpit serve` or "
-                         "`cockpit`; they appear here as they start") + notes))
+                         "`cockpit`; they appear here as they start") + notes)
         self._show_detail(rows[index] if rows else None)
 
     def _fill(self, table: DataTable[Any]) -> list[SessionRow]:
-        """The table anew, from the monitor's rows (those that need a person first)."""
+        """The table anew, from the monitor's rows (those that need a person first); left
+        as it is when no cell would change: most events change none, and a rebuilt
+        table renders every cell again."""
         wide = self.size.width >= WIDE
+        rows = self.monitor.rows()
+        now = time.time()
+        cells = [self.cells(row, now, wide) for row in rows]
+        drawn = (wide, [(row.socket, [_shown(cell) for cell in row_cells])
+                        for row, row_cells in zip(rows, cells)])
+        if drawn == self._drawn:
+            return rows
+        self._drawn = drawn
         if wide != self._wide:
             self._columns(table, wide)
         else:
             table.clear()
-        rows = self.monitor.rows()
-        now = time.time()
-        for row in rows:
-            table.add_row(*self.cells(row, now, wide), key=row.socket)
+        for row, row_cells in zip(rows, cells):
+            table.add_row(*row_cells, key=row.socket)
         return rows
 
     def _picture_shown(self) -> bool:
@@ -225,7 +253,7 @@ class WatchApp(App[str | None]):
         feed = self.monitor.feeds.get(row.socket) if row is not None and shown else None
         picture.follow(feed.info if feed is not None else None)
         if row is None:
-            detail.update("")
+            _update(detail, "")
             return
         lines = [f"{row.session} · {home(row.workspace)} · pid {row.pid} · {row.tabs} tab(s) "
                  f"· {row.url or 'no page'}"]
@@ -238,7 +266,7 @@ class WatchApp(App[str | None]):
                      f"recording {row.recording_path or row.recording}")
         if row.error:
             lines.append(row.error)
-        detail.update(Text("\n".join(clean(line) for line in lines)))
+        _update(detail, "\n".join(clean(line) for line in lines))
 
     def on_data_table_row_highlighted(self, message: DataTable.RowHighlighted) -> None:
         key = message.row_key.value
@@ -264,6 +292,18 @@ class WatchApp(App[str | None]):
 
     def action_quit_watch(self) -> None:
         self.exit(None)
+
+
+def _update(static: Static, text: str) -> None:
+    """The text shown, changed only if it changes: an update lays the screen out again."""
+    shown = static.content
+    if not isinstance(shown, Text) or shown.plain != text:
+        static.update(Text(text))
+
+
+def _shown(cell: Any) -> tuple[str, str]:
+    """What a cell shows: its text and style."""
+    return (cell.plain, str(cell.style)) if isinstance(cell, Text) else (str(cell), "")
 
 
 def _cut(text: str, width: int) -> str:

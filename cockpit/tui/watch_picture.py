@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image as PILImage
+from textual.timer import Timer
 
 from ..control.frames import RemoteLiveView
 from .live import FrameFeed
 from .zoom import HalfBlocks
+
+FOLLOW_AFTER_S = 0.3
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class WatchPicture(HalfBlocks):
         self.following: str | None = None  # the socket of the session shown
         self.frames = 0  # frames drawn since it followed that session
         self._feed: FrameFeed | None = None
+        self._coming: Timer | None = None  # the stream's start, once the cursor rests
 
     def follow(self, info: Any | None) -> None:
         socket = str(info.socket) if info is not None else None
@@ -48,10 +52,20 @@ class WatchPicture(HalfBlocks):
         self.following, self.frames = socket, 0
         self.show(None)
         if info is not None and self.display:
+            # once the cursor rests there: a person going down the rows would otherwise
+            # start (and stop) a screencast in each session passed over
+            self._coming = self.set_timer(FOLLOW_AFTER_S, lambda: self._stream(info))
+
+    def _stream(self, info: Any) -> None:
+        self._coming = None
+        if str(info.socket) == self.following and self._feed is None:
             self._feed = FrameFeed(_Watched(RemoteLiveView(info)), self, self._picture)
             self._feed.start()
 
     def _leave(self) -> None:
+        if self._coming is not None:
+            self._coming.stop()
+            self._coming = None
         if self._feed is not None:
             self._feed.stop()  # the last listener gone: the stream and the screencast end
         self._feed = None

@@ -15,12 +15,13 @@ Starts N `cockpit serve` sessions (default 10) on the demo site, each driven by 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
+import signal
 import time
 from pathlib import Path
 
@@ -42,11 +43,14 @@ def quantiles(values: list[float]) -> str:
 class SiteProcess:
     """The demo site in a process of its own (`cockpit demo --serve-only`): served from
     this one, its threads answering ten browsers' page loads took the GIL from the watch
-    measured here, which is no cost of the watch's."""
+    measured here, which is no cost of the watch's. In a session of its own too, as a site
+    served elsewhere: in the watch's, Linux's autogroup scheduler counted its CPU as the
+    watch terminal's."""
 
     def __enter__(self) -> SiteProcess:
         self.process = subprocess.Popen([sys.executable, "-m", "cockpit", "demo", "--serve-only"],
-                                        stdout=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, text=True,
+                                        start_new_session=True)
         line = self.process.stdout.readline() if self.process.stdout else ""
         self.url = line.split()[2] if line.startswith("demo site:") else ""
         if not self.url:
@@ -92,16 +96,16 @@ async def main(count: int, seconds: float) -> None:
 
             monitor.feed_changed = timed  # type: ignore[method-assign]
             app = WatchApp(monitor)
-            stop = threading.Event()
 
-            def drive(served) -> None:
-                pages = ["/", "/reference", "/playground"]
-                i = 0
-                while not stop.is_set():
-                    subprocess.run([sys.executable, "-m", "cockpit", "exec", "--session",
-                                    served.name, "goto", site.url + pages[i % 3]], env=env,
-                                   cwd=work, capture_output=True, timeout=60)
-                    i += 1
+            def start_agents() -> subprocess.Popen[bytes]:
+                # The agents' commands come from a process of their own, as from a harness
+                # started in another terminal: with AGENTS_WITH_WATCH=1 they are spawned from
+                # the watch's own session instead (the earlier figures), where Linux's
+                # autogroup scheduler counts their CPU as the watch's terminal's.
+                return subprocess.Popen(
+                    [sys.executable, str(Path(__file__).with_name("watch_agents.py")), site.url,
+                     *[s.name for s in sessions]], env=env, cwd=work,
+                    start_new_session=not os.environ.get("AGENTS_WITH_WATCH"))
 
             redraws: list[float] = []
             echoes: list[float] = []
@@ -119,34 +123,38 @@ async def main(count: int, seconds: float) -> None:
                 while len([r for r in monitor.rows() if r.connected]) < count:
                     await asyncio.sleep(0.1)
                 print("the watch follows them all; driving", file=sys.stderr, flush=True)
-                drivers = [threading.Thread(target=drive, args=(s,), daemon=True)
-                           for s in sessions]
-                for driver in drivers:
-                    driver.start()
+                agents = start_agents()
                 end = time.monotonic() + seconds
                 cpu_start, wall_start = time.process_time(), time.monotonic()
                 from textual import events
                 from textual.widgets import DataTable
                 table = app.query_one(DataTable)
+                moved = asyncio.Event()  # set by the table itself: no polling beside the watch
+                app.watch(table, "cursor_coordinate", lambda *_: moved.set(), init=False)
                 key = "down"
                 while time.monotonic() < end:
                     start = time.perf_counter()
                     app.redraw()
                     redraws.append((time.perf_counter() - start) * 1000)
-                    before = table.cursor_row
+                    # a redraw puts the cursor on row 0 and back: only the row the key
+                    # moves it to counts
+                    wanted = table.cursor_row + (1 if key == "down" else -1)
                     start = time.perf_counter()
                     app.post_message(events.Key(key, None))  # as the terminal's driver does
-                    moved_by = time.monotonic() + 5
-                    while table.cursor_row == before and time.monotonic() < moved_by:
-                        await asyncio.sleep(0.001)
+                    while table.cursor_row != wanted and time.perf_counter() - start < 5:
+                        moved.clear()
+                        with contextlib.suppress(asyncio.TimeoutError):
+                            await asyncio.wait_for(moved.wait(), 5)
                     echoes.append((time.perf_counter() - start) * 1000)
                     key = "up" if table.cursor_row == count - 1 else \
                         "down" if table.cursor_row == 0 else key
                     await asyncio.sleep(0.2)
                 cpu = (time.process_time() - cpu_start) / (time.monotonic() - wall_start)
-                stop.set()
-                for driver in drivers:
-                    await asyncio.to_thread(driver.join, 60)  # not blocking the loop
+                if os.environ.get("AGENTS_WITH_WATCH"):
+                    agents.kill()  # its commands in flight end by themselves
+                else:
+                    os.killpg(agents.pid, signal.SIGKILL)
+                await asyncio.to_thread(agents.wait, 60)  # not blocking the loop
             lagging.cancel()
             await monitor.close()
             memory = [rss_kb(s.process.pid) / 1024 for s in sessions]
@@ -161,14 +169,13 @@ async def main(count: int, seconds: float) -> None:
     print(f"redraw of {count} rows: {quantiles(redraws)}")
     print(f"event loop lag: {quantiles(lags)}")
     print(f"keystroke echo (cursor key -> cursor moved): {quantiles(echoes)}")
-    print(f"the watch's process (its drivers' threads included): {cpu * 100:.0f}% of a core; "
+    print(f"the watch's process: {cpu * 100:.0f}% of a core; "
           f"load average {os.getloadavg()[0]:.1f}")
     print(f"session process memory (RSS, browser apart): median "
           f"{statistics.median(memory):.0f} MiB")
 
 
 if __name__ == "__main__":
-    import signal
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the sessions are stopped
     asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10,
                      float(sys.argv[2]) if len(sys.argv) > 2 else 20))

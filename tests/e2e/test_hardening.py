@@ -23,7 +23,7 @@ from cockpit.control.protocol import ProtocolError, check_request
 from cockpit.core import Session
 from cockpit.core.base import events as ev
 from cockpit.core.base.errors import EXIT_FAILED, EXIT_UNREACHABLE
-from cockpit.core.browser.recovery import browser_pids
+from cockpit.core.browser.processes import browser_pids
 
 PAGE = "data:text/html,<title>Kept</title><button>Go</button>"
 

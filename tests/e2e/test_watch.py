@@ -108,6 +108,12 @@ async def until(what, timeout: float = 60.0) -> None:
         await asyncio.sleep(0.1)
 
 
+async def drawn(app: WatchApp, pilot) -> None:
+    """The table shows what the monitor has (its redraws come at most every 0.25 s)."""
+    await until(lambda: not app.redraw_pending)
+    await pilot.pause()
+
+
 def cells(app: WatchApp, index: int) -> list[str]:
     from textual.widgets import DataTable
     return [str(cell) for cell in app.query_one(DataTable).get_row_at(index)]
@@ -132,13 +138,13 @@ async def test_the_session_that_needs_a_person_comes_first_and_is_called_once(
         async with app.run_test(size=(200, 50)) as pilot:
             await until(lambda: len(monitor.rows()) == 2 and all(
                 r.connected for r in monitor.rows()))
-            await pilot.pause()
+            await drawn(app, pilot)
             assert [r.session for r in monitor.rows()] == ["alpha", "beta"]
             assert cells(app, 0)[5].startswith("goto http://127.0.0.1")  # its last command
             await asyncio.to_thread(to_the_captcha, beta, site)
             await until(lambda: monitor.rows()[0].need is not None and
                         monitor.rows()[0].need["kind"] == "captcha")
-            await pilot.pause()
+            await drawn(app, pilot)
             first = cells(app, 0)
             assert first[1] == "beta" and first[0] == "! captcha (element img.captcha)", first
             assert first[2] == "headless" and first[4] == "no agent"
@@ -181,7 +187,7 @@ async def test_the_session_that_needs_a_person_comes_first_and_is_called_once(
             await until(lambda: all(r.needs_person for r in monitor.rows()))
             await asyncio.to_thread(gamma.exec, "resume")
             await until(lambda: not monitor.rows()[1].needs_person)
-            await pilot.pause()
+            await drawn(app, pilot)
             assert app.query_one(DataTable).row_count == 2
             await pilot.press("enter")  # attaches to the first: the one that needs a person
             await pilot.pause()

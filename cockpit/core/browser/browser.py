@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from . import attach as attaching
 from ..base.errors import BrowserNotFoundError
+from .processes import to_background
 from .profile_prefs import disable_stored_secrets
 from ..settle.settle_js import INIT_JS as SETTLE_INIT_JS
 
@@ -367,6 +368,8 @@ async def launch(playwright: Playwright, plan: LaunchPlan,
             str(plan.profile_dir), headless=plan.headless, executable_path=executable,
             args=plan.args, accept_downloads=True, handle_sigint=False,
             handle_sigterm=False, handle_sighup=False, **given)
+        if plan.headless:  # an agent's: background work (browser/processes.py)
+            to_background(f"--user-data-dir={plan.profile_dir}")
         # every document notes what an action sets going there (core/settle.py asks it)
         await context.add_init_script(script=SETTLE_INIT_JS)
         return context

@@ -24,6 +24,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..base import events as ev
 from ..base.logs import spawn, tolerated
+from .processes import browser_pids
 from .relaunch import BrowserState, TabState, relaunch
 
 if TYPE_CHECKING:
@@ -47,27 +48,6 @@ def reopenable(url: str) -> bool:
     (chrome://crash, chrome://hang would do it all again) nor a blank one."""
     return bool(url) and not url.startswith(("chrome:", "chrome-error:", "about:",
                                              "devtools:", "view-source:"))
-
-
-def browser_pids(profile_dir: Path) -> list[int]:
-    """The browser's main process (not its renderers) for this profile, found in /proc:
-    Playwright does not expose the process of a persistent context."""
-    wanted = f"--user-data-dir={profile_dir}".encode()
-    found = []
-    try:
-        entries = list(Path("/proc").iterdir())
-    except OSError:  # not Linux: nothing to kill by hand, the close event still comes
-        return []
-    for entry in entries:
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:  # it ended meanwhile, or is another user's
-            continue
-        if wanted in argv and not any(a.startswith(b"--type=") for a in argv):
-            found.append(int(entry.name))
-    return found
 
 
 def kill_browser(profile_dir: Path) -> list[int]:

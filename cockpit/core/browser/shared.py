@@ -16,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 from typing import TYPE_CHECKING, Any
 
 from ..base.errors import BrowserNotFoundError
 from ..base.logs import tolerated
+from .processes import to_background
 from ..settle.settle_js import INIT_JS as SETTLE_INIT_JS
 
 if TYPE_CHECKING:
@@ -97,15 +99,20 @@ class SharedBrowser:
             return self._browser
         assert self.plan is not None and self._playwright is not None
         browser_type = getattr(self._playwright, self.engine)
+        # Chromium ignores a switch it does not know: this one finds the browser's process
+        mark = [f"--cockpit-shared={os.getpid()}-{id(self)}-{self.launches}"] \
+            if self.engine == "chromium" else []
         try:
             self._browser = await browser_type.launch(
                 headless=self.plan.headless, executable_path=self.plan.binary,
-                args=self.plan.args, handle_sigint=False, handle_sigterm=False,
+                args=self.plan.args + mark, handle_sigint=False, handle_sigterm=False,
                 handle_sighup=False)
         except Exception as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
             raise BrowserNotFoundError(f"could not start the shared {self.plan.description}: "
                                        f"{first}") from exc
+        if mark and self.plan.headless:  # agents' browser: background work
+            to_background(mark[0])
         self.launches += 1
         browser = self._browser
         browser.on("disconnected", lambda _: self._gone(browser))
