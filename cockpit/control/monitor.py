@@ -214,8 +214,12 @@ class SessionFeed:
                 apply_event(self.row, event)
                 if event.kind == ev.NEEDS_HUMAN:  # its call names the web view served now
                     apply_state(self.row, await client.state())
+                # (an agent's end too: a state asked just before it, and answered
+                # after its event, would put the agent back to running on the row)
                 if ev.kind_of(event.kind).changes_state or event.kind in (
-                        ev.HANDOFF, ev.RESUMED, ev.AGENTS_HELD, ev.AGENTS_RELEASED):
+                        ev.HANDOFF, ev.RESUMED, ev.AGENTS_HELD, ev.AGENTS_RELEASED) or (
+                        event.kind == ev.AGENT_STATE and event.data.get("state") not in (
+                            "running", "waiting")):
                     self._dirty.set()
                 self.monitor.feed_changed(self, event)
         except (Unreachable, OSError, KeyError) as exc:

@@ -79,14 +79,27 @@ async def test_cockpit_browser_nice_0_leaves_the_browser_as_it_is(monkeypatch, s
         await session.close()
 
 
-async def test_a_shared_headless_browser_runs_in_the_background(monkeypatch):
+async def test_a_shared_headless_browser_runs_in_the_background():
     from cockpit.core.browser.shared import SharedBrowser
     shared = await SharedBrowser(headed=False).start()
     try:
-        mark = f"--cockpit-shared={os.getpid()}-{id(shared)}-0"
+        assert shared.mark is not None
         deadline = time.monotonic() + 10
-        while not (pids := pids_with(mark)) or nice_of(pids[0]) != 10:
+        while not (pids := pids_with(shared.mark)) or nice_of(pids[0]) != 10:
             assert time.monotonic() < deadline, (pids, [nice_of(p) for p in pids])
             await asyncio.sleep(0.05)
     finally:
         await shared.close()
+
+
+async def test_a_person_driving_the_headless_browser_has_it_at_the_normal_priority(
+        session, site):
+    """A handoff in the terminal or the web view keeps the browser headless: while the
+    person drives it, it is theirs, not background work."""
+    await ok(session, f"goto {site.url}/")
+    assert await settled_nice(session.profile_dir, 10) == 10
+    await ok(session, 'handoff --terminal "a person looks"')
+    assert not session.headed
+    assert await settled_nice(session.profile_dir, 0) == 0
+    await ok(session, "resume")
+    assert await settled_nice(session.profile_dir, 10) == 10

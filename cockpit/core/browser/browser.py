@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from . import attach as attaching
 from ..base.errors import BrowserNotFoundError
-from .processes import to_background
+from .processes import new_mark, to_background
 from .profile_prefs import disable_stored_secrets
 from ..settle.settle_js import INIT_JS as SETTLE_INIT_JS
 
@@ -99,6 +99,9 @@ class LaunchPlan:
     # --remote-header: sent with the connection; secrets, never shown (repr=False)
     headers: dict[str, str] | None = field(default=None, repr=False)
     shared: ContextSource | None = field(default=None, repr=False, compare=False)
+    # the switch that finds the running browser's process (browser/processes.py); each
+    # launch gets a new one
+    mark: str | None = field(default=None, compare=False)
 
     @property
     def owns_browser(self) -> bool:
@@ -364,12 +367,13 @@ async def launch(playwright: Playwright, plan: LaunchPlan,
     browser_type: BrowserType = getattr(playwright, plan.engine)
     try:
         given = {"viewport": {"width": 1280, "height": 800}, **(options or {})}
+        plan.mark = new_mark() if plan.engine == "chromium" else None
         context = await browser_type.launch_persistent_context(
             str(plan.profile_dir), headless=plan.headless, executable_path=executable,
-            args=plan.args, accept_downloads=True, handle_sigint=False,
-            handle_sigterm=False, handle_sighup=False, **given)
-        if plan.headless:  # an agent's: background work (browser/processes.py)
-            to_background(f"--user-data-dir={plan.profile_dir}")
+            args=plan.args + ([plan.mark] if plan.mark else []), accept_downloads=True,
+            handle_sigint=False, handle_sigterm=False, handle_sighup=False, **given)
+        if plan.headless and plan.mark:  # an agent's: background work (processes.py)
+            to_background(plan.mark)
         # every document notes what an action sets going there (core/settle.py asks it)
         await context.add_init_script(script=SETTLE_INIT_JS)
         return context

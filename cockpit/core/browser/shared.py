@@ -16,12 +16,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import os
 from typing import TYPE_CHECKING, Any
 
 from ..base.errors import BrowserNotFoundError
 from ..base.logs import tolerated
-from .processes import to_background
+from .processes import new_mark, to_background
 from ..settle.settle_js import INIT_JS as SETTLE_INIT_JS
 
 if TYPE_CHECKING:
@@ -46,6 +45,7 @@ class SharedBrowser:
         self.browser_path = browser_path
         self.plan: LaunchPlan | None = None  # the launch; sessions get a copy of kind SHARED
         self.launches = 0
+        self.mark: str | None = None  # the switch that finds its process (processes.py)
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._lock = asyncio.Lock()  # one launch at a time, however many sessions ask
@@ -99,9 +99,8 @@ class SharedBrowser:
             return self._browser
         assert self.plan is not None and self._playwright is not None
         browser_type = getattr(self._playwright, self.engine)
-        # Chromium ignores a switch it does not know: this one finds the browser's process
-        mark = [f"--cockpit-shared={os.getpid()}-{id(self)}-{self.launches}"] \
-            if self.engine == "chromium" else []
+        mark = [new_mark()] if self.engine == "chromium" else []  # finds its process
+        self.mark = mark[0] if mark else None
         try:
             self._browser = await browser_type.launch(
                 headless=self.plan.headless, executable_path=self.plan.binary,

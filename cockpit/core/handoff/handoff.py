@@ -266,6 +266,7 @@ class Handoff:
             need = await self.check_page(tab)
         note = report(self, tab, after, state, need, lost)
         self._finish()
+        session.person_gone()
         self.note = note
         session.bus.emit(ev.RESUMED, **{k: v for k, v in note.items() if k != "snapshot"})
         return Outcome(note["text"], {"handoff": note})

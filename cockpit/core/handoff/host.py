@@ -43,5 +43,8 @@ class HandoffHost(BrowserHost, Protocol):
     def release_agents(self, holder: str = "pause") -> None: ...
     async def ready_for_person(self) -> None:
         """What a person's own actions need before they begin (capture, installed only
-        when a person may act) is ready."""
+        when a person may act; the browser at the normal priority) is ready."""
+        ...
+    def person_gone(self) -> None:
+        """The person gave the browser back: it is the agents' background work again."""
         ...

@@ -34,6 +34,7 @@ from ..live.screencast import LiveView
 from ..live.video import VideoRecorder
 from ..base.logs import mask_logs, tolerated
 from ..language.command import Command
+from ..browser.processes import to_background, to_foreground
 from ..browser.recovery import Recovery
 from ..browser.shared import SharedBrowser
 from ..language.registry import REGISTRY, Registry
@@ -310,6 +311,12 @@ class Session(BrowserFacade, SessionTabs):
 
     async def ready_for_person(self) -> None:
         await self.capture.turned()  # its binding, installed when a person may act
+        if self.plan is not None and self.plan.headless and self.plan.mark:
+            to_foreground(self.plan.mark)  # they drive it from a terminal or a web view
+
+    def person_gone(self) -> None:
+        if self.plan is not None and self.plan.headless and self.plan.mark:
+            to_background(self.plan.mark)  # the agents' again
 
     # --- what views ask -----------------------------------------------------------------
     async def picture(self, labels: bool = False, timeout: float = 3.0,
