@@ -39,3 +39,14 @@ def test_cockpit_browser_nice_is_read_and_bounded(monkeypatch):
     for given, nice in (("", 10), ("0", 0), ("5", 5), ("40", 19), ("-3", 0), ("x", 10)):
         monkeypatch.setenv("COCKPIT_BROWSER_NICE", given)
         assert processes.background_nice() == nice, given
+
+
+def test_the_latest_asked_wins_whichever_thread_runs_last(monkeypatch):
+    """A handoff in the terminal right after the launch: the person's 0 is asked after the
+    launch's 10, but the launch's thread may run last; it sets what was asked last."""
+    written: list[int] = []
+    monkeypatch.setattr(processes, "pids_with", lambda mark: [4242])
+    monkeypatch.setattr(processes, "_set", lambda pid, mark, nice: written.append(nice))
+    monkeypatch.setitem(processes._wanted, "--cockpit-browser=y", 0)  # the person's, asked last
+    processes.set_priority("--cockpit-browser=y", 10)  # the launch's thread, run late
+    assert written == [0]

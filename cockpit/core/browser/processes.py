@@ -89,8 +89,8 @@ def set_priority(mark: str, nice: int) -> None:
     deadline = time.monotonic() + RETRY_S
     for pid in pids_with(mark):
         while True:
-            try:
-                _set(pid, mark, nice)
+            try:  # the latest asked: a handoff's change may overtake the launch's
+                _set(pid, mark, _wanted.get(mark, nice))
                 break
             except BlockingIOError:  # EAGAIN: another change within the last 0.1 s
                 if time.monotonic() > deadline:
@@ -125,12 +125,21 @@ def new_mark() -> str:
 def to_background(mark: str) -> None:
     """The headless browser given `mark` at the background priority, in a thread (reading
     /proc takes a few ms): the launch goes on meanwhile."""
-    nice = background_nice()
-    if nice:
-        spawn(asyncio.to_thread(set_priority, mark, nice), "setting the browser's priority")
+    _ask(mark, background_nice())
 
 
 def to_foreground(mark: str) -> None:
     """The browser given `mark` back at the normal priority: a person uses it now."""
     if background_nice():
-        spawn(asyncio.to_thread(set_priority, mark, 0), "setting the browser's priority")
+        _ask(mark, 0)
+
+
+# What was last asked for each browser: the threads that set it may finish out of order.
+_wanted: dict[str, int] = {}
+
+
+def _ask(mark: str, nice: int) -> None:
+    if not nice and mark not in _wanted:  # never lowered: nothing to put back
+        return
+    _wanted[mark] = nice
+    spawn(asyncio.to_thread(set_priority, mark, nice), "setting the browser's priority")
