@@ -317,14 +317,12 @@ async def settle_behind(page: Page, before: Snapshot | None, after: Snapshot, d:
     behind = dict(before.behind)
     back = {c.ref for c in d.changes if c.kind == "added" and c.ref in behind}
     lost = [c for c in d.changes if c.kind == "removed"]
-    async def hidden_ones() -> set[str]:
-        if len(lost) < BEHIND_MIN:
-            return set()
+    gone: set[str] = set()
+    if len(lost) >= BEHIND_MIN:
         roots = [before.refs[c.ref] for c in lost if not c.inside and c.ref in before.refs]
-        return await still_behind(page, roots, [before.refs[c.ref] for c in lost
+        gone = await still_behind(page, roots, [before.refs[c.ref] for c in lost
                                                 if c.ref in before.refs])
-    # two questions to the page, asked together: one round trip's wait, not two
-    gone, inert = await asyncio.gather(hidden_ones(), _inert(page, before, d))
+    inert = await _inert(page, before, d)
     hid, shown = bool(gone) or inert > before.inert, bool(back) or inert < before.inert
     if hid or shown:
         told = {c.page for c in d.changes if c.page}
