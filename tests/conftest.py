@@ -29,6 +29,10 @@ import pytest
 # Profiles and files go to a throwaway state directory, never the user's.
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-test-state-"))
 os.environ.setdefault("COCKPIT_RECORDINGS_DIR", tempfile.mkdtemp(prefix="cockpit-test-rec-"))
+# The suite's browsers at the normal priority, as its timings were set for: the tests
+# start many processes at once on small CI machines. The background priority has its
+# own tests (test_browser_priority.py), which ask for it.
+os.environ.setdefault("COCKPIT_BROWSER_NICE", "0")
 
 from cockpit.core import Session
 from cockpit.demo.server import DemoSite

@@ -40,6 +40,12 @@ async def settled_nice(profile_dir: Path | None, wanted: int) -> int:
         await asyncio.sleep(0.05)
 
 
+@pytest.fixture(autouse=True)
+def background_priority(monkeypatch):
+    """The product's default (the suite's conftest turns it off for the other tests)."""
+    monkeypatch.setenv("COCKPIT_BROWSER_NICE", "10")
+
+
 @pytest.fixture
 async def session(request):
     session = Session(f"prio-{os.getpid()}-{request.node.name[:30]}")
