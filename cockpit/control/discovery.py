@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 import zlib
 from _socket import AF_UNIX, SOCK_STREAM
 from _socket import socket as raw_socket
@@ -151,8 +152,22 @@ def alive(sock: str | os.PathLike[str], probe: Probe | None = None) -> LiveInfo 
     probe = probe or answers
     if (info is None or pid_alive(info.pid)) and probe(os.fspath(sock)) is not False:
         return info  # live (or busy); without its .json we cannot use it, nor judge it
+    if info is None and _young(sock):
+        # a session between its bind() and listen(), or before its .json: starting, not
+        # stale (removing its socket would hide it from everyone for good)
+        return None
     remove_stale(sock)
     return None
+
+
+STARTING_S = 30.0  # a socket without its .json this young may be a session starting
+
+
+def _young(sock: str | os.PathLike[str]) -> bool:
+    try:
+        return time.time() - os.lstat(sock).st_mtime < STARTING_S
+    except OSError:
+        return False
 
 
 def remove_stale(sock: str | os.PathLike[str]) -> None:

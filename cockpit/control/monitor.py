@@ -248,6 +248,9 @@ class SessionFeed:
             await asyncio.gather(self.task, return_exceptions=True)
 
 
+RESCAN_MS = 3_000  # the directory listed again, whatever the watcher said
+
+
 class Monitor:
     """Every live session of this user, each followed by a SessionFeed; new ones found by
     watching the socket directory. Listeners run after each change."""
@@ -318,10 +321,13 @@ class Monitor:
         from watchfiles import awatch
         directory = discovery.private_dir()
         try:
-            # a session writes its .json once its socket listens: that is the moment
+            # a session writes its .json once its socket listens: that is the moment;
+            # and a scan every RESCAN_MS all the same (an empty set): a session that came
+            # up before the watch did, or while a scan ran, is not missed for good
             async for changes in awatch(directory, stop_event=self._stop, debounce=50,
-                                        step=20, recursive=False):
-                if any(path.endswith((".json", ".sock")) for _, path in changes):
+                                        step=20, recursive=False, rust_timeout=RESCAN_MS,
+                                        yield_on_timeout=True):
+                if not changes or any(path.endswith((".json", ".sock")) for _, path in changes):
                     await self.scan()
         except OSError as exc:  # out of inotify watches: said, and the list stays as is
             log.warning("the sessions directory %s is not watched: %s", directory, exc)

@@ -131,7 +131,14 @@ class CommandLog(ScrollView, can_focus=True):
             return
         entry = self.entries.get(data["id"])
         if entry is None:
-            return
+            if not data.get("command"):
+                return
+            # its queued event never came (a slow viewer's stream dropped it, or the
+            # history was cut): the row still shows, from what this event says
+            entry = self.entries[data["id"]] = Entry(
+                data["id"], event.time, data.get("source", "?"), data["command"],
+                client=data.get("client") or "")
+            self.rows.append(entry)
         # the engine masks a line's typed text until it knows the field is no password
         # field: the row shows the line as the latest event has it
         entry.command = data.get("command") or entry.command
@@ -166,6 +173,13 @@ class CommandLog(ScrollView, can_focus=True):
         if entry is not None and self._announced != (entry.id, entry.version):
             self._announced = (entry.id, entry.version)
             self.post_message(self.Highlighted(entry))
+
+    def on_resize(self) -> None:
+        """Following the newest row: still so once the pane is shorter (a pane below it
+        grew), not only at the next row."""
+        if self.rows and self.cursor == len(self.rows) - 1:
+            self.virtual_size = Size(self.size.width, len(self.rows) + 1)
+            self.scroll_end(animate=False)
 
     @property
     def at_end(self) -> bool:

@@ -1,0 +1,68 @@
+"""The command log shows every command it hears of, and keeps the newest in view while
+it follows: a person who types a command sees its row."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from cockpit.core import Event
+from cockpit.core import events as ev
+from cockpit.tui.command_log import CommandLog
+from cockpit.tui.messages import CommandsRan
+
+pytestmark = pytest.mark.unit
+
+
+def queued(i: int, command: str = "url", source: str = "agent") -> Event:
+    return Event(ev.COMMAND_QUEUED, {"id": i, "source": source, "command": command},
+                 time=time.time())
+
+
+def finished(i: int, command: str = "url", source: str = "agent") -> Event:
+    return Event(ev.COMMAND_FINISHED, {"id": i, "source": source, "command": command,
+                                       "ok": True, "ms": 3.0, "output": "done",
+                                       "error": None}, time=time.time())
+
+
+class LogAbove(App):
+    CSS = "CommandLog { height: 20; border: round white; } Static { height: 1fr; }"
+
+    def compose(self) -> ComposeResult:
+        yield CommandLog()
+        yield Static("below")
+
+
+def last_row_shown(log: CommandLog) -> bool:
+    return log.scroll_offset.y + log._visible_rows() >= len(log.rows)
+
+
+async def test_the_newest_row_stays_in_view_when_the_pane_gets_shorter():
+    app = LogAbove()
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.query_one(CommandLog)
+        log.post_message(CommandsRan([e for n in range(1, 15)
+                                      for e in (queued(n), finished(n))]))
+        await pilot.pause()
+        assert last_row_shown(log) and log.cursor == 13
+        log.styles.height = 12  # a pane below it grew: now 9 rows show
+        await pilot.pause()
+        await pilot.pause()
+        assert log.cursor == 13 and last_row_shown(log), log.scroll_offset
+
+
+async def test_a_command_whose_queued_event_was_lost_still_gets_its_row():
+    app = LogAbove()
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.query_one(CommandLog)
+        log.post_message(CommandsRan([queued(1), finished(1)]))
+        await pilot.pause()
+        log.post_message(CommandsRan([finished(2, "fill #answer K7RWM", "human")]))
+        await pilot.pause()
+        row = log.rows[-1]
+        assert (row.id, row.source, row.command, row.status) == (
+            2, "human", "fill #answer K7RWM", "ok")
+        assert log.cursor == 1  # followed, as any new row
