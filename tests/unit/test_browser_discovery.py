@@ -100,3 +100,32 @@ def test_nothing_installed_says_how_to_get_a_browser(layout):
     playwright, _, _ = layout(full_build=False, shell=None)
     with pytest.raises(BrowserNotFoundError, match="playwright install chromium"):
         plan_launch(playwright)
+
+
+def system_chromium(folder: Path, *, with_shell: bool) -> str:
+    """A system Chromium's layout (Debian's /usr/lib/chromium/), as executable stubs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    names = ["chromium"] + (["chromium-headless-shell"] if with_shell else [])
+    for name in names:
+        (folder / name).write_text("#!/bin/sh\nexit 0\n")
+        (folder / name).chmod(0o755)
+    return str(folder / "chromium")
+
+
+@pytest.mark.parametrize("with_shell", [True, False])
+def test_a_system_chromium_runs_headless_on_its_own_headless_shell_when_installed(
+        layout, monkeypatch, tmp_path, with_shell):
+    playwright, _, _ = layout(full_build=False, shell=None)  # no Playwright build at all
+    full = system_chromium(tmp_path / "lib" / "chromium", with_shell=with_shell)
+    monkeypatch.setattr(browser, "SYSTEM_CHROMIUMS", [full])
+    headless, headed = plan_launch(playwright), plan_launch(playwright, headless=False)
+    shell = str(tmp_path / "lib" / "chromium" / "chromium-headless-shell")
+    assert headless.binary == (shell if with_shell else full)
+    assert ("headless shell" in headless.description) == with_shell
+    assert headed.binary == full  # a handoff's window: the full build of the same version
+
+
+def test_a_browser_path_given_is_run_as_given(layout, tmp_path):
+    playwright, _, _ = layout(full_build=False, shell=None)
+    full = system_chromium(tmp_path / "lib" / "chromium", with_shell=True)
+    assert plan_launch(playwright, browser_path=full).binary == full
