@@ -20,7 +20,11 @@ sides interleaved within each round so a busy machine's drift hits all alike:
 With COCKPIT_BASELINE=DIR (a source tree of another Cockpit, e.g. `git archive REV | tar -x
 -C DIR`), part 1 also runs `cockpit serve` + `exec goto` from that tree, interleaved with
 the rest: before and after a change, in one run.
-Every tool runs Debian's Chromium, headless. agent-browser is installed by npm into a
+Every tool runs Debian's Chromium, headless: Cockpit the binary it picks itself (its
+headless shell, when `chromium-headless-shell` is installed; COCKPIT_BENCH_BROWSER=PATH
+gives it one), agent-browser the full `chromium` (its own kind of default: Chrome for
+Testing) and, for a view with the same binary, the headless shell too; the bare Playwright
+contexts of part 2 run what Cockpit runs. agent-browser is installed by npm into a
 temporary directory (peers.py); when it cannot run, its side is skipped with the reason.
 """
 
@@ -42,8 +46,8 @@ from pathlib import Path
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 sys.path.insert(0, str(Path(__file__).parent))
 
-from peers import (CHROMIUM, ROOT, AgentBrowser, Unavailable, agent_browser_binary,
-                   env_without_cockpit, install_peers)
+from peers import (CHROMIUM, HEADLESS_SHELL, ROOT, AgentBrowser, Unavailable,
+                   agent_browser_binary, env_without_cockpit, install_peers)
 
 from cockpit.demo.server import DemoSite
 
@@ -89,10 +93,16 @@ def pss_mb(root: int, *, without_root: bool = False) -> float:
 BASELINE = os.environ.get("COCKPIT_BASELINE")  # another Cockpit's source tree, compared
 
 
+# Cockpit runs the browser it picks itself, as a user's does (COCKPIT_BENCH_BROWSER=PATH
+# gives it one): here Debian's Chromium, headless on its headless shell when installed
+OURS = os.environ.get("COCKPIT_BENCH_BROWSER")
+
+
 def cockpit_env(state: str, tree: str | None = None) -> dict[str, str]:
     env = env_without_cockpit()
     env["COCKPIT_STATE_DIR"] = state
-    env["COCKPIT_BROWSER_PATH"] = CHROMIUM
+    if OURS:
+        env["COCKPIT_BROWSER_PATH"] = OURS
     if tree:  # that tree's cockpit, not this one
         env["PYTHONPATH"] = tree
     return env
@@ -192,15 +202,15 @@ async def mcp_client_first_goto(server: McpServer, url: str) -> float:
 async def in_process(url: str, n: int) -> float:
     from cockpit.core import Session
     began = time.perf_counter()
-    async with Session(f"inproc-{os.getpid()}-{n}", browser_path=CHROMIUM) as session:
+    async with Session(f"inproc-{os.getpid()}-{n}", browser_path=OURS) as session:
         result = await session.run(f"goto {url}")
         took = (time.perf_counter() - began) * 1000
         assert result.ok, result.error
     return took
 
 
-async def agent_browser_open(binary: Path, url: str, n: int) -> float:
-    tool = AgentBrowser(binary, f"bench-start-{os.getpid()}-{n}")
+async def agent_browser_open(binary: Path, url: str, n: int, browser: str = CHROMIUM) -> float:
+    tool = AgentBrowser(binary, f"bench-start-{os.getpid()}-{n}", browser)
     began = time.perf_counter()
     await tool.run("open", url)
     took = (time.perf_counter() - began) * 1000
@@ -232,7 +242,8 @@ async def playwright_memory(url: str) -> list[float]:
     pw = await async_playwright().start()
     driver = next(p for p in tree(os.getpid()) if p != os.getpid()
                   and b"node" in Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0")[0])
-    browser = await pw.chromium.launch(executable_path=CHROMIUM,
+    browser = await pw.chromium.launch(executable_path=OURS or (  # the same as Cockpit's
+        HEADLESS_SHELL if os.access(HEADLESS_SHELL, os.X_OK) else CHROMIUM),
                                        args=["--no-sandbox"] if ROOT else [])
     sizes, contexts = [], []
     try:
@@ -272,8 +283,8 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
     """Launch + first goto of `url`, each side REPS times, interleaved."""
     server = await McpServer().start(state)
     CONNECTS.clear()
-    times: dict[str, list[float]] = {k: [] for k in ("ab", "serve", "serve_url", "mcp",
-                                                     "inproc", "baseline")}
+    times: dict[str, list[float]] = {k: [] for k in ("ab", "ab_shell", "serve", "serve_url",
+                                                     "mcp", "inproc", "baseline")}
     failures: dict[str, int] = {}  # a side that failed (a goto past its time, on a busy machine)
     try:
         await mcp_client_first_goto(server, url)  # its shared browser has run once
@@ -288,6 +299,9 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
                                                                       tree=BASELINE)))
             if "agent-browser" not in problems:
                 sides.append(("ab", lambda n=n: agent_browser_open(binary, url, n)))
+                if os.access(HEADLESS_SHELL, os.X_OK):  # the same binary as ours, for a view
+                    sides.append(("ab_shell", lambda n=n: agent_browser_open(
+                        binary, url, n + 3000, HEADLESS_SHELL)))
             sides = sides[n % len(sides):] + sides[:n % len(sides)]  # the order rotates
             for key, run in sides:
                 try:
@@ -305,6 +319,8 @@ async def starts(url: str, problems: dict[str, str], binary: Path, state: str) -
     ab = statistics.median(times["ab"]) if times["ab"] else None
     if ab:
         print(line("agent-browser open URL (cold session)", times["ab"]))
+        if times["ab_shell"]:
+            print(line("  the same, given the headless shell", times["ab_shell"], ab))
     else:
         print(f"  agent-browser skipped: {problems.get('agent-browser')}")
     print(line("cockpit serve + cockpit exec goto", times["serve"], ab))

@@ -44,6 +44,9 @@ except ImportError:
     sys.exit("tests/bench needs the o200k tokenizer: python3 -m pip install bpe-openai")
 
 CHROMIUM = "/usr/lib/chromium/chromium"
+# Debian's chromium-headless-shell, the same build: what Cockpit runs headless when it is
+# installed (core/browser/browser.py), as Playwright does with its own builds
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
 AGENT_BROWSER = "agent-browser@0.41"
 PLAYWRIGHT_MCP = "@playwright/mcp@0.0.83"
 ROOT = os.geteuid() == 0
@@ -278,10 +281,10 @@ class AgentBrowser:
     name = "agent-browser"
     interactive_flag = "-i"
 
-    def __init__(self, binary: Path, session: str) -> None:
+    def __init__(self, binary: Path, session: str, browser: str = CHROMIUM) -> None:
         self.binary = str(binary)
         self.session = session
-        self.env = dict(os.environ, AGENT_BROWSER_EXECUTABLE_PATH=CHROMIUM)
+        self.env = dict(os.environ, AGENT_BROWSER_EXECUTABLE_PATH=browser)
         if ROOT:
             self.env["AGENT_BROWSER_ARGS"] = "--no-sandbox"
 

@@ -175,8 +175,14 @@ async def test_credentials_answer_http_auth_and_are_never_shown(own):
         assert "s3cret-pass-9" not in shown, "the password reached an event or a result"
         assert "s3cret-pass-9" not in s.redactor.files.text("x s3cret-pass-9 y")
         await ok(s, "credentials clear")
-        refused = await fails(s, f"goto {served.url}{SHOP}?again")  # no one answers it
-        assert "AUTH" in refused.error, refused.error
+        # no one answers it: the full build's navigation fails at the sign-in prompt it
+        # cannot show; the headless shell has none and opens the 401 page. Either way the
+        # agent is told what to do
+        again = await s.run(f"goto {served.url}{SHOP}?again")
+        said = again.output if again.ok else again.error
+        assert ("(401)" in said) if again.ok else ("net::ERR_INVALID_AUTH" in said), said
+        assert "`credentials USER PASSWORD`" in said, said
+        assert await s.active.page.title() != "w3n-shop"
         assert "needs USER and PASSWORD" in (await fails(s, "credentials ada")).error
     finally:
         served.stop()

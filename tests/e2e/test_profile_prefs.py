@@ -32,8 +32,14 @@ async def test_a_session_profile_stores_no_passwords_or_autofill(site):
 
 
 async def test_chromium_itself_has_them_off(site):
-    """What the browser uses (chrome://prefs-internals), not only what the file says."""
-    s = Session("prefs-effective")
+    """What the browser uses (chrome://prefs-internals), not only what the file says: the
+    full build's, the one a person gets in a handoff's window (a headless session may run
+    the headless shell, which has neither a password manager nor chrome:// pages)."""
+    first = Session("prefs-effective")
+    await first.start()
+    full = first.plan.executable
+    await first.close()
+    s = Session("prefs-effective", browser_path=full)
     await s.start()
     try:
         page = s.active.page

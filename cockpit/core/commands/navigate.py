@@ -13,7 +13,7 @@ from ..browser.recycle import recycle_if_due
 from ..language.registry import URL, Arg, command
 from ..base.result import Outcome
 from ..settle.settle import LOAD_CAP_S
-from ..page.translate import navigation_error
+from ..page.translate import HTTP_AUTH_HINT, navigation_error
 
 from typing import TYPE_CHECKING
 
@@ -97,8 +97,10 @@ async def goto(ctx: CommandContext, a: Invocation) -> Outcome:
     # the URL asked for is not news: it is said when the page landed elsewhere (a redirect)
     where = "" if _same_url(ctx.page.url, url) else f" {ctx.page.url}"
     text = f"opened{where}" + (f" ({status})" if status and status >= 400 else "")
-    return Outcome(f"{text}: {title}" if title else text,
-                   {"url": ctx.page.url, "status": status, "title": title})
+    text = f"{text}: {title}" if title else text
+    if status == 401 and response is not None and "www-authenticate" in response.headers:
+        text += f"; {HTTP_AUTH_HINT}"
+    return Outcome(text, {"url": ctx.page.url, "status": status, "title": title})
 
 
 async def _go(page: Page, url: str) -> Response | None:

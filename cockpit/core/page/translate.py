@@ -53,7 +53,14 @@ NET_ERRORS = {
     "ERR_TOO_MANY_REDIRECTS": "the site redirects in a loop",
     "ERR_UNSAFE_PORT": "the browser refuses that port as unsafe: use another port",
     "ERR_EMPTY_RESPONSE": "the server closed the connection without answering",
+    "ERR_INVALID_AUTH_CREDENTIALS": "the site asks for a user name and password (HTTP "
+                                    "authentication): `credentials USER PASSWORD`, then go "
+                                    "there again",
 }
+
+# the same, said after a page a headless shell opened with the server's 401 (it has no
+# sign-in prompt to cancel, so its navigation ends there instead of failing)
+HTTP_AUTH_HINT = NET_ERRORS["ERR_INVALID_AUTH_CREDENTIALS"]
 
 
 # Playwright's own words for what happened to the page, in the words of what to do next:
