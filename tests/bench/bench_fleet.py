@@ -18,8 +18,10 @@ sides interleaved within each round so a busy machine's drift hits all alike:
    added after the first, against a bare Playwright context on the same page (the same
    Chromium, ten contexts on one browser, the driver and browser's tree).
 With COCKPIT_BASELINE=DIR (a source tree of another Cockpit, e.g. `git archive REV | tar -x
--C DIR`), part 1 also runs `cockpit serve` + `exec goto` from that tree, interleaved with
-the rest: before and after a change, in one run.
+-C DIR`), part 1 also runs `cockpit serve` + `exec goto` from that tree (in that directory:
+`python -m` imports the working directory's code first), interleaved with the rest: before
+and after a change, in one run. BENCH_PAGES="/ /login" picks part 1's pages;
+BENCH_ONLY_STARTS=1 stops after part 1.
 Every tool runs Debian's Chromium, headless: Cockpit the binary it picks itself (its
 headless shell, when `chromium-headless-shell` is installed; COCKPIT_BENCH_BROWSER=PATH
 gives it one), agent-browser the full `chromium` (its own kind of default: Chrome for
@@ -116,9 +118,12 @@ async def serve_then_exec(url: str, n: int, at_start: bool = False,
     state = tempfile.mkdtemp(prefix="cockpit-bench-serve-")
     env, session = cockpit_env(state, tree), f"start-{os.getpid()}-{n}"
     began = time.perf_counter()
+    # `python -m` puts the working directory first on sys.path: the tree's code runs only
+    # from the tree (from this checkout, PYTHONPATH=tree would still import this one)
     proc = await asyncio.create_subprocess_exec(
         *COCKPIT, "serve", "--no-record", "--session", session, *([url] if at_start else []),
-        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        env=env, cwd=tree, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL)
     try:
         while True:  # it prints its socket once the browser runs
             line = await asyncio.wait_for(proc.stdout.readline(), 120)
@@ -129,7 +134,7 @@ async def serve_then_exec(url: str, n: int, at_start: bool = False,
         if at_start:
             return (time.perf_counter() - began) * 1000
         done = await asyncio.create_subprocess_exec(
-            *COCKPIT, "exec", "--session", session, "goto", url, env=env,
+            *COCKPIT, "exec", "--session", session, "goto", url, env=env, cwd=tree,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if await done.wait() != 0:
             raise RuntimeError("cockpit exec goto failed")
@@ -365,10 +370,13 @@ async def main() -> None:
     problems = install_peers(prefix)
     binary = agent_browser_binary(prefix)
     state = tempfile.mkdtemp(prefix="cockpit-bench-mcp-")
-    # a small page (the launch is all there is to it), and a huge one: the demo's
-    # reference, 10,000 refs, whose snapshot after the goto (the step's diff) dominates
-    for path in ("/login", "/reference"):
+    # a small page (the launch is all there is to it: the home, as agent-browser's `open`
+    # of /login waits ~3 s on its password field), and a huge one: the demo's reference,
+    # 10,000 refs, whose snapshot after the goto (the step's diff) dominates
+    for path in os.environ.get("BENCH_PAGES", "/ /login /reference").split():
         await starts(f"{site.url}{path}", problems, binary, state)
+    if os.environ.get("BENCH_ONLY_STARTS"):
+        return
     await ten_at_once(f"{site.url}/login", problems, binary, state)
     for path in ("/login", "/reference"):
         url = f"{site.url}{path}"
