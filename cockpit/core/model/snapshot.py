@@ -47,7 +47,7 @@ _KEY = re.compile(r'(?P<role>[A-Za-z][\w-]*)(?: (?P<name>"(?:[^"\\]|\\.)*"))?'
 _ATTR = re.compile(r"\[([^\]]*)\]")
 
 
-@dataclass
+@dataclass(slots=True)  # tens of thousands on a big page: no __dict__ each
 class Node:
     role: str
     name: str = ""
