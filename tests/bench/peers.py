@@ -43,7 +43,8 @@ try:
 except ImportError:
     sys.exit("tests/bench needs the o200k tokenizer: python3 -m pip install bpe-openai")
 
-CHROMIUM = "/usr/lib/chromium/chromium"
+# BENCH_BROWSER=PATH gives every tool another binary (the headless shell below, say)
+CHROMIUM = os.environ.get("BENCH_BROWSER", "/usr/lib/chromium/chromium")
 # Debian's chromium-headless-shell, the same build: what Cockpit runs headless when it is
 # installed (core/browser/browser.py), as Playwright does with its own builds
 HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
