@@ -17,6 +17,7 @@ import http.server
 import json
 import logging
 import os
+import re
 import socket
 import sys
 import tempfile
@@ -120,6 +121,17 @@ def site():
 @pytest.fixture(scope="session")
 async def browser_session():
     session = Session("tests")
+    await session.start()
+    yield session
+    await session.close()
+
+
+@pytest.fixture
+async def fresh(request):
+    """A started session with a browser of its own (the test may hand it over, relaunch
+    or renice it), named after the test; closed after it."""
+    name = re.sub(r"[^A-Za-z0-9_.-]", "-", request.node.name)[:40]
+    session = Session(f"own-{os.getpid()}-{name}")
     await session.start()
     yield session
     await session.close()

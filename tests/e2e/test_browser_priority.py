@@ -46,31 +46,23 @@ def background_priority(monkeypatch):
     monkeypatch.setenv("COCKPIT_BROWSER_NICE", "10")
 
 
-@pytest.fixture
-async def session(request):
-    session = Session(f"prio-{os.getpid()}-{request.node.name[:30]}")
-    await session.start()
-    yield session
-    await session.close()
-
-
-async def test_an_agents_headless_browser_runs_in_the_background(session, site):
-    await ok(session, f"goto {site.url}/")
-    assert await settled_nice(session.profile_dir, 10) == 10
+async def test_an_agents_headless_browser_runs_in_the_background(fresh, site):
+    await ok(fresh, f"goto {site.url}/")
+    assert await settled_nice(fresh.profile_dir, 10) == 10
     if AUTOGROUPS.exists():  # the browser's group is its own, not the test's terminal's
-        assert Path(f"/proc/{browser_pids(session.profile_dir)[0]}/autogroup").read_text() \
+        assert Path(f"/proc/{browser_pids(fresh.profile_dir)[0]}/autogroup").read_text() \
             != Path("/proc/self/autogroup").read_text()
 
 
 async def test_the_handoff_window_runs_at_the_normal_priority_and_resume_backgrounds(
-        session, site, display):
-    await ok(session, f"goto {site.url}/")
-    assert await settled_nice(session.profile_dir, 10) == 10
-    await ok(session, 'handoff "a person looks"')
-    assert session.headed
-    assert await settled_nice(session.profile_dir, 0) == 0
-    await ok(session, "resume")
-    assert await settled_nice(session.profile_dir, 10) == 10
+        fresh, site, display):
+    await ok(fresh, f"goto {site.url}/")
+    assert await settled_nice(fresh.profile_dir, 10) == 10
+    await ok(fresh, 'handoff "a person looks"')
+    assert fresh.headed
+    assert await settled_nice(fresh.profile_dir, 0) == 0
+    await ok(fresh, "resume")
+    assert await settled_nice(fresh.profile_dir, 10) == 10
 
 
 async def test_cockpit_browser_nice_0_leaves_the_browser_as_it_is(monkeypatch, site):
@@ -99,13 +91,13 @@ async def test_a_shared_headless_browser_runs_in_the_background():
 
 
 async def test_a_person_driving_the_headless_browser_has_it_at_the_normal_priority(
-        session, site):
+        fresh, site):
     """A handoff in the terminal or the web view keeps the browser headless: while the
     person drives it, it is theirs, not background work."""
-    await ok(session, f"goto {site.url}/")
-    assert await settled_nice(session.profile_dir, 10) == 10
-    await ok(session, 'handoff --terminal "a person looks"')
-    assert not session.headed
-    assert await settled_nice(session.profile_dir, 0) == 0
-    await ok(session, "resume")
-    assert await settled_nice(session.profile_dir, 10) == 10
+    await ok(fresh, f"goto {site.url}/")
+    assert await settled_nice(fresh.profile_dir, 10) == 10
+    await ok(fresh, 'handoff --terminal "a person looks"')
+    assert not fresh.headed
+    assert await settled_nice(fresh.profile_dir, 0) == 0
+    await ok(fresh, "resume")
+    assert await settled_nice(fresh.profile_dir, 10) == 10

@@ -12,7 +12,6 @@ import urllib.parse
 
 import pytest
 
-from cockpit.core import Session
 
 from conftest import ok, to_the_mfa_code
 
@@ -73,14 +72,6 @@ def server():
     yield httpd
     httpd.shutdown()
     httpd.server_close()
-
-
-@pytest.fixture
-async def fresh(request):
-    session = Session(f"keeps-{request.node.name[:40]}")
-    await session.start()
-    yield session
-    await session.close()
 
 
 FIELDS = """() => [document.querySelector('[name=name]').value,

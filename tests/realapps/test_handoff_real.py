@@ -4,7 +4,6 @@ and so does what the agent typed; the resume report says what the page needs now
 
 from __future__ import annotations
 
-import pytest
 
 from cockpit.core import Session
 
@@ -14,14 +13,6 @@ async def ok(session: Session, line: str):
     result = await session.run(line)
     assert result.ok, f"{line!r} failed: {result.error}"
     return result
-
-
-@pytest.fixture
-async def fresh(request):
-    session = Session(f"real-handoff-{request.node.name[:30]}")
-    await session.start()
-    yield session
-    await session.close()
 
 
 async def _captcha(page, shop) -> str:
