@@ -165,9 +165,10 @@ STARTING_S = 30.0  # a socket without its .json this young may be a session star
 
 def _young(sock: str | os.PathLike[str]) -> bool:
     try:
-        return time.time() - os.lstat(sock).st_mtime < STARTING_S
+        age = time.time() - os.lstat(sock).st_mtime
     except OSError:
         return False
+    return 0 <= age < STARTING_S  # (a clock set back makes no socket young for good)
 
 
 def remove_stale(sock: str | os.PathLike[str]) -> None:

@@ -102,12 +102,13 @@ def test_nothing_installed_says_how_to_get_a_browser(layout):
         plan_launch(playwright)
 
 
-def system_chromium(folder: Path, *, with_shell: bool) -> str:
-    """A system Chromium's layout (Debian's /usr/lib/chromium/), as executable stubs."""
+def system_chromium(folder: Path, *, with_shell: bool, scripts: bool = False) -> str:
+    """A system Chromium's layout as executable stubs: Debian's /usr/lib/chromium/ (the
+    builds), or with `scripts` its /usr/bin/ (the wrappers that run them)."""
     folder.mkdir(parents=True, exist_ok=True)
     names = ["chromium"] + (["chromium-headless-shell"] if with_shell else [])
     for name in names:
-        (folder / name).write_text("#!/bin/sh\nexit 0\n")
+        (folder / name).write_bytes(b"#!/bin/sh\nexec true\n" if scripts else b"\x7fELF stub")
         (folder / name).chmod(0o755)
     return str(folder / "chromium")
 
@@ -129,3 +130,12 @@ def test_a_browser_path_given_is_run_as_given(layout, tmp_path):
     playwright, _, _ = layout(full_build=False, shell=None)
     full = system_chromium(tmp_path / "lib" / "chromium", with_shell=True)
     assert plan_launch(playwright, browser_path=full).binary == full
+
+
+def test_a_wrapper_script_is_never_paired_with_a_shell_beside_it(layout, monkeypatch, tmp_path):
+    """/usr/bin/chromium and /usr/bin/chromium-headless-shell are scripts that run some
+    build: nothing says they run the same one."""
+    playwright, _, _ = layout(full_build=False, shell=None)
+    wrapper = system_chromium(tmp_path / "bin", with_shell=True, scripts=True)
+    monkeypatch.setattr(browser, "SYSTEM_CHROMIUMS", [wrapper])
+    assert plan_launch(playwright).binary == wrapper

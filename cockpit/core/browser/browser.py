@@ -191,11 +191,22 @@ def sibling_headless_shell(executable: str) -> str | None:
     third of the full browser's time (~100 ms against ~290 ms here): it is what Playwright
     runs headless too when it has its own builds."""
     folder = Path(os.path.realpath(executable)).parent
+    if _script(str(Path(executable).resolve())):
+        return None  # a wrapper (/usr/bin/chromium): what is beside it is no build of its
     for name in SIBLING_SHELL_NAMES:
-        candidate = str(folder / name)
-        if _exists(candidate):
+        candidate = os.path.realpath(folder / name)
+        if _exists(candidate) and not _script(candidate):
             return candidate
     return None
+
+
+def _script(path: str) -> bool:
+    """Whether the file is a script (`#!`): a launcher of some binary, not a build."""
+    try:
+        with open(path, "rb") as file:
+            return file.read(2) == b"#!"
+    except OSError:
+        return True
 
 
 def plan_launch(playwright: Playwright, engine: str = "chromium", browser_path: str | None = None,

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,17 +44,19 @@ def compile_cache() -> Iterator[None]:
     """Node's compile cache for the driver's spawn: the ~10 MB of JavaScript it loads at
     each start is compiled once and kept (a quarter of its boot, ~60 ms here). In the
     user's own cache directory, made private: code run from a cache another user could
-    write would be theirs. Set while the driver starts only (a session's agents start
-    after its browser, and do not get it); a NODE_COMPILE_CACHE of the user's own is
-    left as it is, and COCKPIT_NODE_CACHE=0 turns it off."""
+    write would be theirs (the directory and ours above it, links refused). Set in this
+    process's environment while the driver starts (a child another task spawns meanwhile
+    inherits it: a cache of compiled code, private to the user, nothing more); a
+    NODE_COMPILE_CACHE of the user's own is left as it is, and COCKPIT_NODE_CACHE=0
+    turns it off."""
     if "NODE_COMPILE_CACHE" in os.environ or os.environ.get("COCKPIT_NODE_CACHE") == "0":
         yield
         return
-    where = Path(platformdirs.user_cache_dir("cockpit")) / "node-compile-cache"
+    ours = Path(platformdirs.user_cache_dir("cockpit"))
+    where = ours / "node-compile-cache"
     try:
         where.mkdir(parents=True, exist_ok=True, mode=0o700)
-        info = where.stat()
-        private = info.st_uid == os.getuid() and not info.st_mode & 0o022
+        private = all(_private_dir(path) for path in (ours, where))
     except OSError as exc:
         log.info("no compile cache for Playwright's driver (%s): it starts without", exc)
         private = False
@@ -65,6 +68,13 @@ def compile_cache() -> Iterator[None]:
         yield
     finally:
         os.environ.pop("NODE_COMPILE_CACHE", None)
+
+
+def _private_dir(path: Path) -> bool:
+    """A directory itself (no link to one), ours, that nobody else may write to."""
+    info = path.lstat()
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not (
+        info.st_mode & 0o022)
 
 
 def warm_driver() -> None:

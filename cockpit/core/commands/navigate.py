@@ -13,7 +13,7 @@ from ..browser.recycle import recycle_if_due
 from ..language.registry import URL, Arg, command
 from ..base.result import Outcome
 from ..settle.settle import LOAD_CAP_S
-from ..page.translate import HTTP_AUTH_HINT, navigation_error
+from ..page.translate import http_auth_hint, navigation_error
 
 from typing import TYPE_CHECKING
 
@@ -98,8 +98,11 @@ async def goto(ctx: CommandContext, a: Invocation) -> Outcome:
     where = "" if _same_url(ctx.page.url, url) else f" {ctx.page.url}"
     text = f"opened{where}" + (f" ({status})" if status and status >= 400 else "")
     text = f"{text}: {title}" if title else text
-    if status == 401 and response is not None and "www-authenticate" in response.headers:
-        text += f"; {HTTP_AUTH_HINT}"
+    challenge = response.headers.get("www-authenticate") if response is not None else None
+    hint = http_auth_hint(challenge, ctx.session.network.credentials is not None) \
+        if status == 401 and challenge else None
+    if hint:
+        text += f"; {hint}"
     return Outcome(text, {"url": ctx.page.url, "status": status, "title": title})
 
 

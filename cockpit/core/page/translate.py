@@ -58,9 +58,20 @@ NET_ERRORS = {
                                     "there again",
 }
 
-# the same, said after a page a headless shell opened with the server's 401 (it has no
-# sign-in prompt to cancel, so its navigation ends there instead of failing)
-HTTP_AUTH_HINT = NET_ERRORS["ERR_INVALID_AUTH_CREDENTIALS"]
+
+
+def http_auth_hint(challenge: str, given: bool) -> str | None:
+    """What to say of a 401 page (a headless shell opens it: it has no sign-in prompt to
+    cancel, so its navigation ends there instead of failing): a user name and password
+    help only for Basic and Digest sign-in (not a token's Bearer, nor Negotiate)."""
+    schemes = {word.split()[0].lower() for word in challenge.split(",") if word.strip()
+               and "=" not in word.split()[0]}
+    if not schemes & {"basic", "digest"}:
+        return None
+    if given:
+        return ("the site refused the user name and password given (`credentials`): "
+                "`credentials USER PASSWORD` with others, then go there again")
+    return NET_ERRORS["ERR_INVALID_AUTH_CREDENTIALS"]
 
 
 # Playwright's own words for what happened to the page, in the words of what to do next:

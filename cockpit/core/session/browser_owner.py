@@ -21,6 +21,7 @@ from ..base.errors import CommandError
 from ..base.logs import tolerated
 from ..browser.browser import LaunchPlan, close_browser, launch, plan_attach, plan_launch
 from ..browser.driver import start_driver
+from ..browser.profile_lock import ProfileLock
 from ..browser.recovery import kill_browser
 from ..live.input import register_point_engine
 from ..page import changes
@@ -62,6 +63,7 @@ class BrowserOwner:
         self._tab_ids = itertools.count(1)  # never reused, also across relaunches
         # what else each context gets before its first page loads (core/capture's script)
         self.preparers: list[Callable[[BrowserContext], Awaitable[None]]] = []
+        self._profile_lock = ProfileLock(profile_dir)  # taken while our browser runs on it
 
     async def start(self, headless: bool) -> BrowserContext:
         """Playwright, then the browser (launched, or attached to); its context prepared."""
@@ -72,6 +74,8 @@ class BrowserOwner:
         try:
             self.plan = plan_attach(self.attach, self.engine) if self.attach else plan_launch(
                 playwright, self.engine, self.browser_path, headless, self.profile_dir)
+            if self.plan.kind == "local":  # a profile of our own: one session on it
+                self._profile_lock.take()
             if self.plan.owns_browser and self.engine == "chromium":  # kept for relaunches
                 self.plan.args += self.domains.chromium_args()
             self.network.prepare(playwright)
@@ -83,6 +87,7 @@ class BrowserOwner:
             await changes.register_ref_engine(playwright)
             await register_point_engine(playwright)
         except BaseException:
+            self._profile_lock.release()
             await playwright.stop()
             self._playwright = None
             raise
@@ -144,6 +149,7 @@ class BrowserOwner:
             with tolerated("stopping Playwright", log):
                 await asyncio.wait_for(self._playwright.stop(), CLOSE_S)
         self._playwright = None
+        self._profile_lock.release()  # (the browser is closed, or killed, by now)
 
     @property
     def owns_browser(self) -> bool:
