@@ -29,8 +29,8 @@ def start_page(site_url: str) -> str:
   style="position:absolute; left:40px; top:200px">Sign in to the mail</a></p>
 <script>
 addEventListener('mousemove', e => {{
-  // a window's only (a headless replay has no screen, and the headless shell moves its
-  // pointer over a page that loads: the walk's title must stay as recorded there)
+  // a window's only (a headless replay has no screen, and the headless shell gives the
+  // first page of a tab a mousemove at (0, 0): the walk's title must stay as recorded)
   if (window.outerHeight === window.innerHeight) return;
   document.title = `offset ${{e.screenX - e.clientX}} ${{e.screenY - e.clientY}}`;
 }});
