@@ -1,6 +1,7 @@
 """Settling after actions, downloads, and `cockpit demo` in a terminal."""
 
 import os
+import re
 import sys
 import time
 
@@ -51,6 +52,17 @@ async def test_download_is_saved_and_announced(s, site):
         unsubscribe()
     assert seen and seen[0].data["ok"], seen
     assert os.path.getsize(seen[0].data["path"]) > 0
+
+
+async def test_goto_a_download_saves_it_and_stays_on_the_page(s, site):
+    """A URL the browser saves instead of showing (an attachment; a PDF on the headless
+    shell, which has no viewer) is no failed navigation: the file is saved and said."""
+    await ok(s, f"goto {site.url}/playground")
+    result = await ok(s, f"goto {site.url}/download")
+    assert "is a file to download, not a page: the tab stays on" in result.output
+    saved = re.search(r"^downloaded (.+) \(\d+ KB\)$", result.output, re.M)
+    assert saved and os.path.getsize(saved[1]) > 0, result.output
+    assert s.active.page.url == f"{site.url}/playground"
 
 
 def test_cockpit_demo_walks_the_site_with_a_human_at_the_challenge():

@@ -84,6 +84,12 @@ async def goto(ctx: CommandContext, a: Invocation) -> Outcome:
     try:
         response = await _go(ctx.page, url)
     except PlaywrightError as exc:
+        if "Download is starting" in str(exc):
+            # a file the browser saves instead of showing (also a PDF, on the headless
+            # shell, which has no viewer): settling waits for it, and the result says
+            # where it went
+            return Outcome(f"{url} is a file to download, not a page: the tab stays on "
+                           f"{ctx.page.url}", {"url": ctx.page.url, "download": url})
         # The browser goes on to show its error page; let it, or it would interrupt the
         # next navigation.
         try:
