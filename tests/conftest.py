@@ -129,10 +129,14 @@ async def browser_session():
 @pytest.fixture
 async def fresh(request):
     """A started session with a browser of its own (the test may hand it over, relaunch
-    or renice it), named after the test; closed after it."""
+    or renice it), named after the test, every event kept (`session.events`); closed
+    after it."""
     name = re.sub(r"[^A-Za-z0-9_.-]", "-", request.node.name)[:40]
     session = Session(f"own-{os.getpid()}-{name}")
     await session.start()
+    events: list = []
+    session.bus.subscribe(events.append)
+    session.events = events  # type: ignore[attr-defined]
     yield session
     await session.close()
 

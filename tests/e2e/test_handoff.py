@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 
-import pytest
 
 from cockpit.core import Session
 from cockpit.core.base import events as ev
@@ -31,18 +30,6 @@ IDB_GET = """() => new Promise((done) => {
   };
 })"""
 STORAGE = "() => [localStorage.getItem('ls'), sessionStorage.getItem('ss'), Math.round(scrollY)]"
-
-
-@pytest.fixture
-async def fresh(site, request):
-    """A session of its own (handoff relaunches its browser), headless, closed after."""
-    session = Session(f"handoff-{request.node.name[:40]}")
-    await session.start()
-    events = []
-    session.bus.subscribe(events.append)
-    session.events = events
-    yield session
-    await session.close()
 
 
 async def _three_tabs(session: Session, site) -> None:
