@@ -59,7 +59,6 @@ NET_ERRORS = {
 }
 
 
-
 def http_auth_hint(challenge: str, given: bool) -> str | None:
     """What to say of a 401 page (a headless shell opens it: it has no sign-in prompt to
     cancel, so its navigation ends there instead of failing): a user name and password
