@@ -127,8 +127,11 @@ class WatchApp(App[str | None]):
             ring(self, message.calls)  # at once: only the drawing waits
         if not self._redraw_coming:  # a burst of events is one redraw
             self._redraw_coming = True
-            self.set_timer(max(0.0, self._drawn_at + REDRAW_GAP_S - time.monotonic()),
-                           self._redraw_due)
+            wait = self._drawn_at + REDRAW_GAP_S - time.monotonic()
+            if wait > 0:
+                self.set_timer(wait, self._redraw_due)
+            else:  # (never a 0 s timer: Textual's divides by its interval and never fires)
+                self.call_later(self._redraw_due)
 
     @property
     def redraw_pending(self) -> bool:

@@ -49,3 +49,24 @@ async def test_a_burst_of_events_is_one_redraw_and_the_change_shows():
             rows.listener([])
         await pilot.pause(REDRAW_GAP_S * 2)
         assert len(rebuilt) == 1 or rebuilt[-1] - told >= 1.0  # (the ages' own tick aside)
+
+
+async def test_a_change_after_a_quiet_spell_is_drawn_at_once():
+    """The first event after the table has been still for a while is drawn at once (it
+    once set a 0 s timer, which Textual never fires: later changes waited for the ages'
+    once-a-second tick, and the redraws the events asked for never came)."""
+    alpha = SessionRow("alpha", "/w", "/run/alpha.sock", 1, connected=True)
+    rows = Told(alpha)
+    app = WatchApp(rows)  # type: ignore[arg-type]
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause(REDRAW_GAP_S * 2)  # still for longer than the gap
+        table = app.query_one(DataTable)
+        for n in range(3):
+            alpha.last = LastCommand(f"goto /{n}", "agent", time.time())
+            rows.listener([])
+            deadline = time.monotonic() + REDRAW_GAP_S * 2
+            while app.redraw_pending or str(table.get_row_at(0)[4]) != f"goto /{n}":
+                assert time.monotonic() < deadline, (n, app.redraw_pending,
+                                                      table.get_row_at(0))
+                await asyncio.sleep(0.01)
+            await pilot.pause(REDRAW_GAP_S * 1.5)
