@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from cockpit.core.browser import browser
+from cockpit.core.browser import browser, executables
 from cockpit.core.browser.browser import plan_launch
 from cockpit.core.base.errors import BrowserNotFoundError
 
@@ -45,7 +45,7 @@ def layout(browsers, monkeypatch):
     root, full = browsers
     for child in root.iterdir():
         subprocess.run(["rm", "-rf", str(child)], check=True)
-    monkeypatch.setattr(browser, "SYSTEM_CHROMIUMS", [])
+    monkeypatch.setattr(executables, "SYSTEM_CHROMIUMS", [])
     monkeypatch.delenv("COCKPIT_BROWSER_PATH", raising=False)
     playwright = SimpleNamespace(chromium=SimpleNamespace(executable_path=full))
 
@@ -118,7 +118,7 @@ def test_a_system_chromium_runs_headless_on_its_own_headless_shell_when_installe
         layout, monkeypatch, tmp_path, with_shell):
     playwright, _, _ = layout(full_build=False, shell=None)  # no Playwright build at all
     full = system_chromium(tmp_path / "lib" / "chromium", with_shell=with_shell)
-    monkeypatch.setattr(browser, "SYSTEM_CHROMIUMS", [full])
+    monkeypatch.setattr(executables, "SYSTEM_CHROMIUMS", [full])
     headless, headed = plan_launch(playwright), plan_launch(playwright, headless=False)
     shell = str(tmp_path / "lib" / "chromium" / "chromium-headless-shell")
     assert headless.binary == (shell if with_shell else full)
@@ -137,5 +137,5 @@ def test_a_wrapper_script_is_never_paired_with_a_shell_beside_it(layout, monkeyp
     build: nothing says they run the same one."""
     playwright, _, _ = layout(full_build=False, shell=None)
     wrapper = system_chromium(tmp_path / "bin", with_shell=True, scripts=True)
-    monkeypatch.setattr(browser, "SYSTEM_CHROMIUMS", [wrapper])
+    monkeypatch.setattr(executables, "SYSTEM_CHROMIUMS", [wrapper])
     assert plan_launch(playwright).binary == wrapper

@@ -5,8 +5,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
-import shutil
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +12,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from . import attach as attaching
 from ..base.errors import BrowserNotFoundError
+from .executables import (HOW_TO_GET_ONE, exists, find_headless_shell,
+                          find_system_chromium, sibling_headless_shell)
 from .processes import new_mark, to_background
 from .profile_prefs import disable_stored_secrets
 from ..settle.settle_js import INIT_JS as SETTLE_INIT_JS
@@ -49,29 +49,6 @@ CHROMIUM_FLAGS = [
     "--disable-default-apps",
     "--no-default-browser-check",
 ]
-
-# System browsers tried, in order, when Playwright's own Chromium is not installed.
-SYSTEM_CHROMIUMS = [
-    "/usr/lib/chromium/chromium",  # Debian's real binary (skips the noisy wrapper script)
-    "google-chrome", "google-chrome-stable", "chromium", "chromium-browser",
-    "microsoft-edge", "microsoft-edge-stable", "brave-browser", "brave",
-    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-    "/Applications/Chromium.app/Contents/MacOS/Chromium",
-    "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
-    "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser",
-]
-
-HOW_TO_GET_ONE = (
-    "install one: `python -m playwright install chromium`, or a system Chromium "
-    "(Debian/Ubuntu: `apt-get install chromium`), or pass --browser-path /path/to/chrome"
-)
-
-
-# Playwright's headless shell (`playwright install --only-shell`, or beside the full build):
-# `chromium_headless_shell-REV/chrome-headless-shell-linux64/chrome-headless-shell` since
-# Chrome for Testing builds, `chromium_headless_shell-REV/chrome-linux/headless_shell` before.
-HEADLESS_SHELL_NAMES = ("chrome-headless-shell", "chrome-headless-shell.exe", "headless_shell",
-                        "headless_shell.exe")
 
 HEADED_NEEDS_FULL = (
     "Playwright's Chromium is installed as the headless shell only (`playwright install "
@@ -147,67 +124,6 @@ class LaunchPlan:
         return f"{self.engine} ({where}, {'headless' if self.headless else 'headed'}{shared})"
 
 
-def _exists(path: str | None) -> bool:
-    return path is not None and Path(path).is_file() and os.access(path, os.X_OK)
-
-
-def find_system_chromium() -> str | None:
-    for candidate in SYSTEM_CHROMIUMS:
-        path = candidate if candidate.startswith("/") else shutil.which(candidate)
-        if path and _exists(path):
-            return path
-    return None
-
-
-def find_headless_shell(bundled: str | None) -> str | None:
-    """Playwright's headless shell of the same revision as its full Chromium, if installed.
-
-    `bundled` is the full build's path as Playwright reports it (installed or not); it
-    already follows PLAYWRIGHT_BROWSERS_PATH and the platform's cache directory, so the
-    shell is its sibling `chromium_headless_shell-REV` in the same browsers directory."""
-    if not bundled:
-        return None
-    for folder in Path(bundled).parents:
-        revision = re.fullmatch(r"chromium-(\d+)", folder.name)
-        if revision:
-            shell_dir = folder.parent / f"chromium_headless_shell-{revision[1]}"
-            if not shell_dir.is_dir():
-                return None
-            for candidate in sorted(shell_dir.glob("*/*")):
-                if candidate.name in HEADLESS_SHELL_NAMES and _exists(str(candidate)):
-                    return str(candidate)
-            return None
-    return None
-
-
-# Debian's `chromium-headless-shell` package puts the headless shell beside the binary of
-# `chromium` (/usr/lib/chromium/); both are built from one source package and depend on
-# the same `chromium-common` version, so they are one build, as Playwright's own pair is.
-SIBLING_SHELL_NAMES = ("chromium-headless-shell", "chrome-headless-shell")
-
-
-def sibling_headless_shell(executable: str) -> str | None:
-    """The headless shell installed beside a system Chromium, if any. It starts in a
-    third of the full browser's time (~100 ms against ~290 ms here): it is what Playwright
-    runs headless too when it has its own builds."""
-    folder = Path(os.path.realpath(executable)).parent
-    if _script(str(Path(executable).resolve())):
-        return None  # a wrapper (/usr/bin/chromium): what is beside it is no build of its
-    for name in SIBLING_SHELL_NAMES:
-        candidate = os.path.realpath(folder / name)
-        if _exists(candidate) and not _script(candidate):
-            return candidate
-    return None
-
-
-def _script(path: str) -> bool:
-    """Whether the file is a script (`#!`): a launcher of some binary, not a build."""
-    try:
-        with open(path, "rb") as file:
-            return file.read(2) == b"#!"
-    except OSError:
-        return True
-
 
 def plan_launch(playwright: Playwright, engine: str = "chromium", browser_path: str | None = None,
                 headless: bool = True, profile_dir: Path | None = None) -> LaunchPlan:
@@ -221,14 +137,14 @@ def plan_launch(playwright: Playwright, engine: str = "chromium", browser_path: 
     browser_path = browser_path or os.environ.get("COCKPIT_BROWSER_PATH")
     shell: str | None = None
     if browser_path:
-        if not _exists(browser_path):
+        if not exists(browser_path):
             raise BrowserNotFoundError(f"--browser-path {browser_path} is not an executable "
                                        f"file; {HOW_TO_GET_ONE}")
         executable: str | None = browser_path
     else:
         bundled = getattr(playwright, engine).executable_path
         if engine != "chromium":
-            if not _exists(bundled):
+            if not exists(bundled):
                 raise BrowserNotFoundError(
                     f"no {engine} browser found; `python -m playwright install {engine}` "
                     f"(system {engine} builds do not work with Playwright), or use the "
@@ -238,7 +154,7 @@ def plan_launch(playwright: Playwright, engine: str = "chromium", browser_path: 
             # Named explicitly, never left to Playwright: with `--no-shell` it would look
             # for the missing headless shell on every headless launch.
             shell = find_headless_shell(bundled)
-            executable = bundled if _exists(bundled) else find_system_chromium()
+            executable = bundled if exists(bundled) else find_system_chromium()
             if executable is not None and executable != bundled:
                 # never mix builds on one profile: a system Chromium's own shell only
                 shell = sibling_headless_shell(executable)
