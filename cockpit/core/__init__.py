@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from .language.parser import (
         Invocation, as_ref, command_of, parse, split_chain, split_words,
     )
+    from .live.input import WHEEL_WAITED_JS, WHEEL_WATCH_JS
     from .live.screencast import Frame
     from .live.video import video_file
     from .language.registry import (
@@ -94,6 +95,7 @@ _HOMES = {
                      "split_words"],
                     "language.parser"),
     "Frame": "live.screencast", "video_file": "live.video",
+    "WHEEL_WATCH_JS": "live.input", "WHEEL_WAITED_JS": "live.input",
     **dict.fromkeys(["CATEGORIES", "INT", "REGISTRY", "URL", "Arg", "CommandSpec", "Flag",
                      "Registry"], "language.registry"),
     "join": "language.shell_words", "positional": "language.shell_words",
@@ -129,6 +131,8 @@ __all__ = [
     "STATES",
     "URL",
     "USE",
+    "WHEEL_WAITED_JS",
+    "WHEEL_WATCH_JS",
     "Arg",
     "BrowserNotFoundError",
     "Candidate",

@@ -206,6 +206,8 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
         return _expect(inv, step, origin, d)
     if name == "goto":
         return [d.do(d.call("page", "goto", _url(p["url"], origin, d)))]
+    if network is not None and _turns_wheel(name, p):  # the test's own `wheel` helper
+        network.helpers["wheel"] = forms.wheel_helper(d)
     if name == "mouse":  # page.mouse.* at the element it was recorded on (pointer.py)
         return pointer.exported(step["command"], step.get("under"), registry,
                                 lambda target, known: _locator(target, known, d)[0],
@@ -261,6 +263,13 @@ def _step(step: dict[str, Any], origin: str, registry: Registry, d: Python,
             return [d.do(d.call(d.context(), "storage_state", path=p["file"]))]
         return [d.do(f"{d.fn('load_state')}(page, {d.lit(p['file'])})")]
     return [d.comment(f"not exported (no {d.name} form yet): {_comment(step['command'])}")]
+
+
+def _turns_wheel(name: str, p: dict[str, Any]) -> bool:
+    """`scroll up|down` and `mouse wheel`: exported with the `wheel` helper."""
+    if name == "scroll":
+        return (p.get("where") or "down").lower() in ("up", "down")
+    return name == "mouse" and p.get("action") == "wheel"
 
 
 def _page_form(name: str, p: dict[str, Any], locate: forms.Locate,

@@ -8,10 +8,42 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from ..core import MASK
+from ..core import MASK, WHEEL_WAITED_JS, WHEEL_WATCH_JS
 from .dialects import PYTHON, Python
 
 Locate = Callable[[str], str]  # a target as the export finds it (role and name)
+
+# The wheel as the session turns it: Chromium scrolls a frame or more after the event, so
+# a check right after `mouse.wheel` may see the page unscrolled. A test gets this helper
+# when one of its steps turns the wheel (export.py adds it before the test).
+WHEEL_PY = f'''
+
+def wheel(page: Page, dx: float, dy: float) -> None:
+    """The mouse wheel, and the scroll it starts (a frame or more later): waited for as
+    the session waited, so the next step sees the page scrolled."""
+    page.evaluate({WHEEL_WATCH_JS!r})
+    page.mouse.wheel(dx, dy)
+    page.evaluate({WHEEL_WAITED_JS!r})
+'''
+WHEEL_TS = f"""
+/** The mouse wheel, and the scroll it starts (a frame or more later): waited for as
+ * the session waited, so the next step sees the page scrolled. */
+async function wheel(page: Page, dx: number, dy: number): Promise<void> {{
+  await page.evaluate({WHEEL_WATCH_JS!r});
+  await page.mouse.wheel(dx, dy);
+  await page.evaluate({WHEEL_WAITED_JS!r});
+}}
+"""
+
+
+def wheel_helper(d: Python) -> str:
+    """The `wheel` helper in the dialect `d`."""
+    return WHEEL_PY if d is PYTHON else WHEEL_TS
+
+
+def wheel_call(d: Python, dx: str, dy: str) -> str:
+    """A statement that turns the wheel by (dx, dy) with the helper above."""
+    return d.do(f"{d.fn('wheel')}(page, {dx}, {dy})")
 
 
 def upload(p: dict[str, Any], locate: Locate, d: Python) -> list[str]:
@@ -35,8 +67,7 @@ def scroll(p: dict[str, Any], locate: Locate, d: Python) -> list[str]:
             height = 'page.viewport_size["height"]' if d is PYTHON else \
                 "page.viewportSize()!.height"
             amount = f"int({height} * 0.8)" if d is PYTHON else f"Math.trunc({height} * 0.8)"
-        return [d.do(d.call("page.mouse", "wheel", "0",
-                            amount if where == "down" else f"-{amount}"))]
+        return [wheel_call(d, "0", amount if where == "down" else f"-{amount}")]
     if where in ("top", "bottom"):
         y = "0" if where == "top" else "document.documentElement.scrollHeight"
         return [d.do(d.call("page", "evaluate", d.lit(f"window.scrollTo(0, {y})")))]

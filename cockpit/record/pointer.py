@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from ..core import DRAG_STEPS, CommandError, Invocation, RefInfo, Registry, as_ref, parse
 from .dialects import PYTHON, Python
+from .export_steps import wheel_call
 
 PLACED = ("move", "click", "drag", "down", "up")  # the actions whose numbers are points
 
@@ -119,7 +120,7 @@ def exported(line: str, under: Any, registry: Registry,
             held["click_count"] = int(inv.params["count"])
         out.append(d.do(d.call(mouse, action, **held)))
     elif action == "wheel":
-        out.append(d.do(d.call(mouse, "wheel", points[0], points[1])))
+        out.append(wheel_call(d, points[0], points[1]))  # and its scroll (export_steps)
     else:  # drag: as the command does it, a move with steps between down and up
         out += [d.do(d.call(mouse, "move", points[0], points[1])),
                 d.do(d.call(mouse, "down")),

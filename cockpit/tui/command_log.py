@@ -160,10 +160,10 @@ class CommandLog(ScrollView, can_focus=True):
             self.cursor = max(0, self.cursor - excess)
             if not was_at_end:  # keep the rows being read where they are
                 self.scroll_to(y=max(0, self.scroll_offset.y - excess), animate=False)
-        self.virtual_size = Size(self.size.width, len(self.rows) + 1)  # + the header line
+        self.virtual_size = Size(0, len(self.rows) + 1)  # + the header line; rows fit the width
         if was_at_end and self.rows:
             self.cursor = len(self.rows) - 1
-            self.scroll_to(y=self.virtual_size.height, animate=False)
+            self._show_newest()
         self.refresh()
         self._announce()
 
@@ -178,8 +178,15 @@ class CommandLog(ScrollView, can_focus=True):
         """Following the newest row: still so once the pane is shorter (a pane below it
         grew), not only at the next row."""
         if self.rows and self.cursor == len(self.rows) - 1:
-            self.virtual_size = Size(self.size.width, len(self.rows) + 1)
-            self.scroll_end(animate=False)
+            self.virtual_size = Size(0, len(self.rows) + 1)
+            self._show_newest()
+
+    def _show_newest(self) -> None:
+        """Scroll to the newest row. Forced: Textual scrolls only a widget that shows its
+        scrollbar, which it decides at the next layout, so the batch whose rows first
+        overflow the pane (or an attached cockpit's whole history) stayed at the top,
+        the newest row out of sight until another row came."""
+        self.scroll_to(y=self.virtual_size.height, animate=False, force=True)
 
     @property
     def at_end(self) -> bool:

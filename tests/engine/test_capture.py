@@ -170,6 +170,30 @@ async def test_only_while_the_person_has_control(s, base, monkeypatch):
     assert source == "human"
 
 
+async def test_the_persons_last_action_is_a_step_before_the_resume(s, base, monkeypatch):
+    """What the person did just before giving the browser back is their step, posted
+    before `resume` answers: in the log and the recording it comes before the resume
+    and the agent's next command (it was posted a moment later, after them, and so
+    leaked into whatever the session did next)."""
+    monkeypatch.delenv("DISPLAY", raising=False)  # no window: the terminal handoff
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    events: list = []
+    unsubscribe = s.bus.subscribe(events.append)
+    try:
+        await ok(s, f"goto {base}{FORM}")
+        p = s.active.page
+        await ok(s, "handoff 'tick the box'")
+        await click_at(p, "input[name=remember]")
+        await ok(s, "resume")  # at once: the click's step was not posted yet
+        steps = steps_of(events)
+        assert (await s.run("url", source="agent")).ok
+    finally:
+        unsubscribe()
+    assert [c for c, _ in steps] == ["check @e1"], steps
+    order = [e.data["command"] for e in events if e.kind == ev.COMMAND_FINISHED]
+    assert order[-3:] == ["check @e1", "resume", "url"], order
+
+
 async def test_a_captured_step_shows_in_the_cockpits_log_as_it_happens(s, base):
     from test_tui import app_for, log_rows
     from test_tui import until as until_shown

@@ -66,3 +66,30 @@ async def test_a_command_whose_queued_event_was_lost_still_gets_its_row():
         assert (row.id, row.source, row.command, row.status) == (
             2, "human", "fill #answer K7RWM", "ok")
         assert log.cursor == 1  # followed, as any new row
+
+
+async def test_the_row_that_first_overflows_the_pane_is_shown_at_once():
+    """The command whose row is the first that does not fit (the person's click while
+    the agent waits for them) shows at once, not when some later row comes: Textual
+    scrolls a widget only once it shows a scrollbar, which it decides at the next layout."""
+    app = LogAbove()
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.query_one(CommandLog)
+        for n in range(1, 25):
+            log.post_message(CommandsRan([queued(n), finished(n)]))
+            await pilot.pause()
+            assert last_row_shown(log), (n, log.scroll_offset)
+        assert log.scroll_offset.y > 0
+
+
+async def test_an_attached_cockpits_history_opens_on_its_newest_row():
+    """A long history arriving in one batch (a cockpit attached to a busy session) opens
+    scrolled to its newest row, with no horizontal scrollbar taking a row."""
+    app = LogAbove()
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.query_one(CommandLog)
+        log.post_message(CommandsRan([e for n in range(1, 60)
+                                      for e in (queued(n), finished(n))]))
+        await pilot.pause()
+        assert log.cursor == 58 and last_row_shown(log), log.scroll_offset
+        assert not log.show_horizontal_scrollbar

@@ -369,9 +369,30 @@ class Capture:
         await self.host.post_step(f"tab {tab['index']}", source=HUMAN, targets={}, at=None,
                                   tab=tab, output=f"switched to tab {tab['index']}")
 
-    async def close(self) -> None:
+    async def flush(self) -> None:
+        """Post what the person did and is not posted yet, before a command runs (the
+        log and the recording keep the order things happened in: their last click comes
+        before the `resume`, and a `tab` step of theirs before the command that follows
+        it) and before the session closes. The pages first send what they hold back (a
+        click that may yet be a double-click's first)."""
+        if self.on:
+            frames = [f for context in list(self._contexts) for page in context.pages
+                      for f in page.frames]
+            await asyncio.gather(*(self._send_held(frame) for frame in frames))
+            await asyncio.sleep(0)  # the binding's calls, already in, reach _reported
         if self._worker is not None and not self._worker.done():
-            try:  # what the person did last is still a step
+            try:
                 await asyncio.wait_for(asyncio.shield(self._worker), SETTLE_S * 10)
             except TimeoutError:
                 log.warning("capture: the last steps were not posted in time")
+
+    @staticmethod
+    async def _send_held(frame: Frame) -> None:
+        try:  # answered after the page's reports so far: they arrive first
+            await asyncio.wait_for(frame.evaluate(
+                "window.__cockpitCaptureFlush && window.__cockpitCaptureFlush()"), TELL_S)
+        except (PlaywrightError, TimeoutError) as exc:  # closing, navigating, hung
+            log.debug("capture: %s not asked for its held actions: %r", frame.url, exc)
+
+    async def close(self) -> None:
+        await self.flush()  # what the person did last is still a step

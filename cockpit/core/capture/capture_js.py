@@ -296,6 +296,9 @@ CAPTURE_JS = r"""(() => {
   }, true);
   // leaving the page: what is held back goes now (the binding sends synchronously)
   window.addEventListener('pagehide', flushClick, true);
+  // a command is about to run: what the person did before it goes first (capture.py)
+  Object.defineProperty(window, '__cockpitCaptureFlush', {value: flushClick,
+                                                          configurable: true, writable: true});
   window.addEventListener('beforeunload', flushClick, true);
 })();"""
 

@@ -15,6 +15,7 @@ from ..language.registry import FILE, KEY, TARGET, TEXT, Arg, Flag, command
 from ..base.result import Outcome
 from ..language.parser import as_ref
 from ..page.targets import ref_selector
+from ..live.input import wheel
 from ..page.translate import first_line
 
 if TYPE_CHECKING:
@@ -372,14 +373,13 @@ async def scroll(ctx: CommandContext, a: Invocation) -> Outcome:
     where = (a.where or "down").lower()
     if where in ("up", "down"):
         amount = a.by or int((ctx.page.viewport_size or {"height": 800})["height"] * 0.8)
-        await ctx.page.mouse.wheel(0, amount if where == "down" else -amount)
+        await wheel(ctx.page, 0, amount if where == "down" else -amount)
     elif where in ("top", "bottom"):
         y = "0" if where == "top" else "document.documentElement.scrollHeight"
         await ctx.page.evaluate(f"window.scrollTo(0, {y})")
     else:
         await ctx.on(a.where, lambda loc: loc.scroll_into_view_if_needed(timeout=ctx.timeout))
         return Outcome(f"scrolled {ctx.named(a.where)} into view")
-    await ctx.page.wait_for_timeout(50)  # wheel scrolling is asynchronous
     y = await ctx.page.evaluate("Math.round(window.scrollY)")
     return Outcome(f"scrolled {where}, now at y={y}", {"scroll_y": y})
 

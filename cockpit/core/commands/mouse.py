@@ -11,7 +11,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..base.errors import CommandError, UsageError
-from ..live.input import element_at, moved, position
+from ..live.input import element_at, moved, position, wheel
 from ..language.registry import TARGET, Arg, Flag, command
 from ..base.result import Outcome
 
@@ -134,7 +134,7 @@ async def mouse(ctx: CommandContext, a: Invocation) -> Outcome:
             await mouse_.move(*points[0], steps=a.steps or DRAG_STEPS)
         await mouse_.up(button=button, click_count=a.count or 1)
     elif action == "wheel":
-        await mouse_.wheel(values[0], values[1])
+        await wheel(page, values[0], values[1])  # and the scroll it starts
     else:  # drag
         await mouse_.move(*points[0])
         await mouse_.down()

@@ -90,3 +90,34 @@ async def element_at(tab: Tab, x: float, y: float) -> dict[str, Any] | None:
     if not node.name and node.label:
         element["label"] = node.label
     return element
+
+
+# Chromium scrolls a frame or more after a wheel event is dispatched, so whatever reads
+# the page right after `mouse.wheel` may see it unscrolled (1 in 40 on this machine, more
+# under load). Set before the wheel: resolves at the first scroll anywhere in the document
+# (capture: an inner scroller's too), or three frames after the wheel event when nothing
+# scrolled (a page at its end), or at WHEEL_WAIT_MS (a wheel over an iframe, which this
+# document never sees). Exports run the same script (the tests wait as the session did).
+WHEEL_WAIT_MS = 500
+WHEEL_WATCH_JS = ("() => { window.__cockpitWheel = new Promise(done => {"
+                  " const frames = n => n ? requestAnimationFrame(() => frames(n - 1)) : done();"
+                  " addEventListener('scroll', () => done(), {capture: true, once: true});"
+                  " addEventListener('wheel', () => frames(3),"
+                  " {capture: true, once: true, passive: true});"
+                  f" setTimeout(done, {WHEEL_WAIT_MS}); }}); }}")
+WHEEL_WAITED_JS = "() => window.__cockpitWheel"
+
+
+async def wheel(page: Any, dx: float, dy: float) -> None:
+    """The mouse wheel, and the scroll it starts (see WHEEL_WATCH_JS)."""
+    try:
+        await page.evaluate(WHEEL_WATCH_JS)
+    except PlaywrightError as e:  # a page that runs no script (still loading, closing)
+        log.debug("wheel: not watching for its scroll: %s", e)
+        await page.mouse.wheel(dx, dy)
+        return
+    await page.mouse.wheel(dx, dy)
+    try:
+        await page.evaluate(WHEEL_WAITED_JS)
+    except PlaywrightError as e:  # the wheel navigated or closed the page: nothing to wait
+        log.debug("wheel: its scroll not awaited: %s", e)

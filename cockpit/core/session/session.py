@@ -242,6 +242,11 @@ class Session(BrowserFacade, SessionTabs):
             if refused is not None:
                 result = refused
                 return result
+            if self.capture.on and not who.get("relayed"):
+                # what the person did before this command is their steps first (capture
+                # posts each a moment later): the log and the recording keep the order
+                # it happened in, and their last click comes before the resume
+                await self.capture.flush()
             try:
                 async with asyncio.timeout(timeout):
                     await self.deadlines.take_turn(source, command)
