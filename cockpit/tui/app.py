@@ -22,7 +22,7 @@ from .agent_pane import AgentPane
 from .event_batcher import EngineBatch, EventBatcher
 from .config import apply_config
 from .confirm import ConfirmNotice
-from .control_handlers import ControlHandlers
+from .control_handlers import CONTROL_KEY_SAYS, ControlHandlers
 from .command_log import CommandLog, describe_entry
 from .diff_pane import DiffPane
 from .history import History
@@ -65,7 +65,7 @@ class CockpitApp(ControlHandlers):
     # person needs in a hurry (the agent, the handoff) come right after help.
     BINDINGS = [
         Binding("f1", "help", "Help", id="help"),
-        Binding("f10", "handoff", "Handoff", id="handoff"),
+        Binding("f10", "handoff", CONTROL_KEY_SAYS[False], id="handoff"),
         Binding("f8", "agent_pause", "Agent pause", id="agent.pause"),
         Binding("f9", "agent_stop", "Agent stop", id="agent.stop"),
         Binding("ctrl+n", "next_pane", "Next pane", id="pane.next"),

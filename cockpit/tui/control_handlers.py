@@ -24,18 +24,39 @@ from .messages import AgentChanged, ControlChanged, SessionNotice
 from .status_bar import NeedsNotice, StatusBar
 
 
+# What the footer says of the handoff key (F10), by whether the person has control
+CONTROL_KEY_SAYS = {False: "Handoff", True: "Give back"}
+
+
 class ControlHandlers(App[None]):
     """CockpitApp's message handlers and actions about control (app.py sets the state
     declared here in its __init__)."""
 
     session: SessionSurface
-    human_has_control: bool
+    _human_has_control = False
     _agent_state: dict[str, Any]
     _agents_held = False  # the session holds the agents' commands (a `hold`, a need)
     _picture_due: bool
     _recording_failed: str | None  # why the recording failed, once it has
     _confirm_waiting: list[dict[str, Any]]  # agents' commands waiting for a person
     _needs_told: NeedLedger  # the needs called already (the bell, OSC 9 / 777)
+
+    @property
+    def human_has_control(self) -> bool:
+        return self._human_has_control
+
+    @human_has_control.setter
+    def human_has_control(self, human: bool) -> None:
+        """Who has control; the footer says what the handoff key does now (it said
+        "Handoff" while it gave the browser back)."""
+        if human == self._human_has_control:
+            return
+        self._human_has_control = human
+        said = CONTROL_KEY_SAYS[human]
+        for key, bindings in self._bindings.key_to_bindings.items():
+            self._bindings.key_to_bindings[key] = [
+                replace(b, description=said) if b.id == "handoff" else b for b in bindings]
+        self.refresh_bindings()
 
     def write_to_terminal(self, sequence: str) -> None:
         """A control sequence to the terminal (a desktop notification), through the

@@ -12,6 +12,12 @@ from cockpit.tui.command_log import CommandLog
 from cockpit.tui.status_bar import StatusBar
 
 
+def footer_says(app, binding_id: str = "handoff") -> str:
+    """What the footer shows for a key now (its description)."""
+    return next(b.binding.description for b in app.screen.active_bindings.values()
+                if b.binding.id == binding_id)
+
+
 async def test_needs_a_human_then_f10_hands_over_and_back(s, site, monkeypatch):
     monkeypatch.delenv("DISPLAY", raising=False)  # no window: the terminal handoff
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
@@ -28,9 +34,11 @@ async def test_needs_a_human_then_f10_hands_over_and_back(s, site, monkeypatch):
             assert bells, "the terminal bell rang"
             await until(pilot, lambda: app.query_one(CommandLog).rows[-1].status == "ok")
             assert "needs: captcha" in app.query_one(CommandLog).rows[-1].output
+            assert footer_says(app) == "Handoff"
             await pilot.press("f10")
             await until(pilot, lambda: app.human_has_control)
             assert status.control.startswith("HUMAN (needs: captcha") and status.need == ""
+            assert footer_says(app) == "Give back"  # what F10 does now
             assert s.agents_held and s.handoff.mode == "terminal"
             # the human solves it from the prompt
             await type_command(pilot, f"fill '#answer' {site.captcha_answer}")
@@ -39,6 +47,7 @@ async def test_needs_a_human_then_f10_hands_over_and_back(s, site, monkeypatch):
             await pilot.press("f10")
             await until(pilot, lambda: not app.human_has_control)
             assert status.control == "human" and s.agents_held is None
+            assert footer_says(app) == "Handoff"
             await until(pilot, lambda: log_rows(app)[-1][2] == "resume"
                         and log_rows(app)[-1][3] == "ok")
             assert "The human had control" in log_rows(app)[-1][5]
@@ -64,6 +73,7 @@ async def test_a_cockpit_attached_during_a_handoff_resumes_with_f10(live, s, sit
             status = app.query_one(StatusBar).status
             await until(pilot, lambda: status.control.startswith("HUMAN (solve it"))
             assert "resumes" in status.control and app.human_has_control
+            assert footer_says(app) == "Give back"  # the footer too, not only the status
             await pilot.press("f10")
             await until(pilot, lambda: not s.handoff.active)
             assert [r.command for r in app.query_one(CommandLog).rows

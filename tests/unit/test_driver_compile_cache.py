@@ -47,3 +47,25 @@ def test_a_directory_others_could_write_to_is_not_used(cache_home, tmp_path, how
         (cache_home / "node-compile-cache").symlink_to(elsewhere)
     with driver.compile_cache():
         assert "NODE_COMPILE_CACHE" not in os.environ
+
+
+def test_the_caches_of_older_drivers_are_removed(cache_home, tmp_path):
+    """A folder a Node version: the CACHES_KEPT last written stay, older ones go (a
+    Playwright upgrade left them behind); a link there is never followed."""
+    where = cache_home / "node-compile-cache"
+    where.mkdir(parents=True, mode=0o700)
+    cache_home.chmod(0o700)
+    names = [f"v26.{n}.0-x64-310b2ce3-0" for n in range(5)]
+    for age, name in enumerate(names):  # names[0] the newest, names[4] the oldest
+        (where / name).mkdir()
+        (where / name / "chunk").write_bytes(b"x")
+        os.utime(where / name, (1_000_000 - age * 1000, 1_000_000 - age * 1000))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep").write_text("mine")
+    (where / "a-link").symlink_to(outside)
+    with driver.compile_cache():
+        pass
+    kept = sorted(p.name for p in where.iterdir())
+    assert kept == sorted(["a-link", *names[:driver.CACHES_KEPT]])
+    assert (outside / "keep").read_text() == "mine"

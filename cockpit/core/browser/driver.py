@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import shutil
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CACHES_KEPT = 3  # Node's compile caches (one a Node version) kept: _prune
 _ahead: asyncio.Task[Playwright] | None = None  # started by warm_driver(), not yet taken
 
 
@@ -63,11 +65,26 @@ def compile_cache() -> Iterator[None]:
     if not private:
         yield
         return
+    _prune(where)
     os.environ["NODE_COMPILE_CACHE"] = str(where)
     try:
         yield
     finally:
         os.environ.pop("NODE_COMPILE_CACHE", None)
+
+
+def _prune(where: Path) -> None:
+    """Node keeps a folder a version (v26.13.1-x64-...): a Playwright upgrade leaves the
+    old ones behind, a few MB each. The CACHES_KEPT last written stay (the one in use, and
+    another Playwright's this user runs, as a test of the lowest versions does)."""
+    try:
+        folders = [f for f in where.iterdir() if f.is_dir() and not f.is_symlink()]
+        folders.sort(key=lambda f: f.stat().st_mtime, reverse=True)
+        for old in folders[CACHES_KEPT:]:
+            shutil.rmtree(old)
+            log.info("removed the compile cache of an older driver: %s", old.name)
+    except OSError as exc:  # another process pruning too, or one in use: next time
+        log.info("the driver's compile cache was not pruned: %s", exc)
 
 
 def _private_dir(path: Path) -> bool:

@@ -375,10 +375,10 @@ class Capture:
         before the `resume`, and a `tab` step of theirs before the command that follows
         it) and before the session closes. The pages first send what they hold back (a
         click that may yet be a double-click's first)."""
-        if self.on:
-            frames = [f for context in list(self._contexts) for page in context.pages
-                      for f in page.frames]
-            await asyncio.gather(*(self._send_held(frame) for frame in frames))
+        if self.on:  # where they act: the session's tab, or where they acted last
+            pages = {p for p in (self.host.active_page(), self._acting_on)
+                     if p is not None and not p.is_closed()}
+            await asyncio.gather(*(self._send_held(f) for p in pages for f in p.frames))
             await asyncio.sleep(0)  # the binding's calls, already in, reach _reported
         if self._worker is not None and not self._worker.done():
             try:
@@ -390,7 +390,7 @@ class Capture:
     async def _send_held(frame: Frame) -> None:
         try:  # answered after the page's reports so far: they arrive first
             await asyncio.wait_for(frame.evaluate(
-                "window.__cockpitCaptureFlush && window.__cockpitCaptureFlush()"), TELL_S)
+                "window.__cockpitCaptureFlush && window.__cockpitCaptureFlush()"), HELD_S)
         except (PlaywrightError, TimeoutError) as exc:  # closing, navigating, hung
             log.debug("capture: %s not asked for its held actions: %r", frame.url, exc)
 
