@@ -11,6 +11,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ok, page
 
 from cockpit.core import events as ev
@@ -144,51 +146,52 @@ async def test_what_a_person_does_becomes_steps_that_replay_and_export(s, base, 
     assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
 
 
-async def test_only_while_the_person_has_control(s, base, monkeypatch):
-    """A handoff captures what the person does until resume; nothing before or after."""
-    monkeypatch.delenv("DISPLAY", raising=False)  # no window: the terminal handoff
+@pytest.fixture
+async def person_events(s, monkeypatch):
+    """The session's events from now on, its handoffs in the terminal (no window here);
+    the shared session given back to the agents after the test, whatever happened."""
+    monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     events: list = []
     unsubscribe = s.bus.subscribe(events.append)
-    try:
-        await ok(s, f"goto {base}{FORM}")
-        p = s.active.page
-        await click_at(p, "input[name=remember]")  # nobody handed it over: not a step
-        await asyncio.sleep(0.5)
-        assert steps_of(events) == []
-        await ok(s, "handoff 'tick the plan'")
-        await click_at(p, "input[name=remember]")
-        await until(lambda: len(steps_of(events)) == 1)
-        await ok(s, "resume")
-        await click_at(p, "input[name=remember]")
-        await asyncio.sleep(0.8)
-    finally:
-        unsubscribe()
+    yield events
+    unsubscribe()
+    if s.handoff.active:
+        await s.run("resume")
+
+
+async def test_only_while_the_person_has_control(s, base, person_events):
+    """A handoff captures what the person does until resume; nothing before or after."""
+    events = person_events
+    await ok(s, f"goto {base}{FORM}")
+    p = s.active.page
+    await click_at(p, "input[name=remember]")  # nobody handed it over: not a step
+    await asyncio.sleep(0.5)
+    assert steps_of(events) == []
+    await ok(s, "handoff 'tick the plan'")
+    await click_at(p, "input[name=remember]")
+    await until(lambda: len(steps_of(events)) == 1)
+    await ok(s, "resume")
+    await click_at(p, "input[name=remember]")
+    await asyncio.sleep(0.8)
     assert [c for c, _ in steps_of(events)] == ["uncheck @e1"]
     source = next(e.data["source"] for e in events if e.kind == ev.COMMAND_FINISHED
                   and (e.data.get("data") or {}).get("captured"))
     assert source == "human"
 
 
-async def test_the_persons_last_action_is_a_step_before_the_resume(s, base, monkeypatch):
+async def test_the_persons_last_action_is_a_step_before_the_resume(s, base, person_events):
     """What the person did just before giving the browser back is their step, posted
     before `resume` answers: in the log and the recording it comes before the resume
     and the agent's next command (it was posted a moment later, after them, and so
     leaked into whatever the session did next)."""
-    monkeypatch.delenv("DISPLAY", raising=False)  # no window: the terminal handoff
-    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    events: list = []
-    unsubscribe = s.bus.subscribe(events.append)
-    try:
-        await ok(s, f"goto {base}{FORM}")
-        p = s.active.page
-        await ok(s, "handoff 'tick the box'")
-        await click_at(p, "input[name=remember]")
-        await ok(s, "resume")  # at once: the click's step was not posted yet
-        steps = steps_of(events)
-        assert (await s.run("url", source="agent")).ok
-    finally:
-        unsubscribe()
+    events = person_events
+    await ok(s, f"goto {base}{FORM}")
+    await ok(s, "handoff 'tick the box'")
+    await click_at(s.active.page, "input[name=remember]")
+    await ok(s, "resume")  # at once: the click's step was not posted yet
+    steps = steps_of(events)
+    assert (await s.run("url", source="agent")).ok
     assert [c for c, _ in steps] == ["check @e1"], steps
     order = [e.data["command"] for e in events if e.kind == ev.COMMAND_FINISHED]
     assert order[-3:] == ["check @e1", "resume", "url"], order
