@@ -38,8 +38,9 @@ async def test_the_sign_in_reports_the_captcha_then_the_code_then_the_admin(s, s
     assert "needs: code: ask a person with `handoff`" in to_code.output
     assert 'textbox "Token:"' in to_code.output
     # signed in: the admin's index, and no need any more
-    # (after a note when Django's dev server was slow to serve the page's files: 1 run in
-    # ~30 on a loaded machine said "the page was still loading after 10 s" first, truly)
+    # (after a note when Django's dev server was slow to serve the page: once, with two
+    # busy loops beside the run, the result said "the page was still loading after 10 s"
+    # first, truly)
     told = [line for line in said(signed).splitlines()[1:]
             if not line.startswith("note: the page was still loading")]
     assert told[0].startswith("new page /admin/"), signed.output
