@@ -80,6 +80,22 @@ def realapps_venv() -> Path:
         pytest.skip(why)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test on the shop shows the end of its server's log: which request the
+    server was slow to answer, when a page was still loading (the dev server once stalled
+    for ten seconds in CI, and never here)."""
+    outcome = yield
+    report = outcome.get_result()
+    shop = getattr(item, "funcargs", {}).get("shop")
+    if report.when == "call" and report.failed and shop is not None:
+        try:
+            lines = shop.log.read_text(errors="replace").splitlines()[-40:]
+        except OSError as exc:
+            lines = [f"(not read: {exc})"]
+        report.sections.append(("the shop's server log, its last 40 lines", "\n".join(lines)))
+
+
 @pytest.fixture(scope="session")
 def shop(realapps_venv):
     """Django's admin behind django-two-factor-auth, with django-simple-captcha."""
@@ -262,6 +278,7 @@ async def to_the_mfa_code(session: Session, site) -> None:
 
 # --- small pages written by the tests themselves ---------------------------------------
 PAGES: dict[str, str] = {}
+STALL_ONCE: dict[str, int] = {}  # NAME: MS, its next answer's <main> sent that much later
 
 
 def page(name: str, body: str, head: str = "") -> str:
@@ -289,11 +306,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", f"{kind}; charset=utf-8")
         self.end_headers()
         body = (html or "missing").encode()
-        if "stall=" in self.path:  # `?stall=MS`: its <main> sent that much later
+        stall = (int(self.path.split("stall=")[1].split("&")[0]) if "stall=" in self.path
+                 else STALL_ONCE.pop(name, 0))
+        if stall:  # `?stall=MS`: its <main> sent that much later
             head, cut, rest = body.partition(b"<main>")
             self.wfile.write(head)
             self.wfile.flush()
-            time.sleep(int(self.path.split("stall=")[1].split("&")[0]) / 1000)
+            time.sleep(stall / 1000)
             body = cut + rest
         self.wfile.write(body)
 

@@ -12,7 +12,8 @@ from .recorder import FORMAT, VERSION
 
 STEP_FIELDS = {"type", "n", "time", "source", "command", "ok", "exit_code", "ms", "output",
                "error", "tab", "url", "title", "diff", "targets", "needs", "handoff",
-               "at", "client", "confirm", "shot", "under", "select_all"}
+               "at", "client", "confirm", "shot", "under", "select_all",
+               "still_loading"}
 
 
 @dataclass

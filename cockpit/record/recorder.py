@@ -257,6 +257,8 @@ class Recorder:
             record["under"] = details["under"]  # and export act on them where they are
         if details.get("select_all") is True:  # a fill that selected with the keys
             record["select_all"] = True  # (a code editor's): the export does as well
+        if details.get("still_loading") is True:  # its diff is of a page still loading
+            record["still_loading"] = True
         if isinstance(details.get("shot"), str):  # its picture, beside the recording
             record["shot"] = details["shot"]
         if isinstance(details.get("handoff"), dict):

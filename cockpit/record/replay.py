@@ -33,6 +33,9 @@ REPLAYED_SOURCES = REPLAYED  # core/base/sources.py
 # gets this long before a step is refused for running elsewhere.
 PLACE_GRACE_S = 3.0
 REASON_CHARS = 300  # of a list of changes in a reason: whole items, then "and N more"
+UNLOADED_WHEN_RECORDED = ("its new page was still loading when it was recorded: what it "
+                          "changed is not compared")
+UNLOADED_NOW = "its new page was still loading when it ended (it had loaded when recorded)"
 
 
 @dataclass
@@ -197,17 +200,21 @@ class Replayer:
         report.actual = {"ok": result.ok, "error": result.error, "from": began,
                          "url": (result.data.get("tab") or {}).get("url")
                          or (self.session.status().get("active") or {}).get("url"),
-                         "diff": result.data.get("diff")}
+                         "diff": result.data.get("diff"),
+                         "still_loading": result.data.get("still_loading") is True}
         recorded_at = step.get("at")
         at: dict[str, Any] = recorded_at if isinstance(recorded_at, dict) else {}
         report.expected = {"ok": step.get("ok"), "error": step.get("error"),
                            "from": self.move(at.get("url") or "") or None,
-                           "url": self.move(step.get("url") or ""), "diff": step.get("diff")}
+                           "url": self.move(step.get("url") or ""), "diff": step.get("diff"),
+                           "still_loading": step.get("still_loading") is True}
         if spec is not None and spec.asserts:
             # held or not is all there is to it: the expectation itself is the check
             report.reasons = notes + ([] if result.ok else [str(result.error)])
             report.status = "same" if result.ok else "failed"
             return report
+        if report.expected["still_loading"]:
+            notes.append(UNLOADED_WHEN_RECORDED)
         report.reasons = notes + compare(report.expected, report.actual)
         if len(report.reasons) > len(notes):
             report.status = "diverged"
@@ -316,7 +323,9 @@ def compare(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     if want and got and not stayed and not same_url(want, got):  # shown whole
         reasons.append(f"expected to end on {want}, got {got}")
     a, b = expected.get("diff"), actual.get("diff")
-    if a is not None and b is not None:
+    # recorded while its new page was still loading: the diff is of however much of the
+    # page had come, not of what the step does (the report says so: UNLOADED_WHEN_RECORDED)
+    if a is not None and b is not None and not expected.get("still_loading"):
         old, new = _shape(a), _shape(b)
         if old != new:
             lost = listed([_say(c) for c in (old - new).elements()])
@@ -324,6 +333,8 @@ def compare(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
             reasons.append("the page changed differently: " + "; ".join(
                 p for p in (f"missing {lost}" if lost else "",
                             f"new {extra}" if extra else "") if p))
+            if actual.get("still_loading"):
+                reasons.append(UNLOADED_NOW)
     return reasons
 
 

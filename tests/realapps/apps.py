@@ -96,6 +96,7 @@ class Shop:
     """The running Django admin (Django + django-two-factor-auth + django-simple-captcha)."""
     url: str
     db: Path
+    log: Path  # runserver's: one line per request, as it ends
     user: str = USER
     password: str = PASSWORD
 
@@ -143,7 +144,7 @@ def shop() -> Iterator[Shop]:
         argv = [python, "-m", "django", "runserver", f"127.0.0.1:{port}", "--noreload",
                 "--insecure"]  # --insecure: runserver serves the admin's static files
         with running(argv, url + "/account/login/", work, env):
-            yield Shop(url, work / "db.sqlite3")
+            yield Shop(url, work / "db.sqlite3", work / "app.log")
 
 
 # --- a marimo notebook: a single-page app over a websocket ------------------------------

@@ -183,6 +183,8 @@ async def _mutate(session: Engine, ctx: Context[Engine], inv: Invocation) -> Out
         tab.unwatch(watch)
     if note:
         ctx.notes.append(f"note: {note}")
+    if watch.still_loading:  # its diff may be of a half-parsed page (replay: not compared)
+        outcome.data["still_loading"] = True
     saved = [t.result() for t in watch.downloads if t.done() and not t.cancelled()]
     for item in saved:
         ctx.notes.append(f"downloaded {item['path']} ({item['bytes'] // 1024} KB)" if item["ok"]

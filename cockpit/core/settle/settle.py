@@ -179,7 +179,7 @@ async def _until_closed(page: Page, watch: Watch, cap: float = CLOSE_CAP_S) -> N
     watch.closed = page.is_closed()
 
 
-async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float = LOAD_CAP_S,
+async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | None = None,
                  on_load: Callable[[], None] | None = None,
                  on_quiet: Callable[[], None] | None = None) -> str:
     """Wait for the action's effects; return a note when we gave up waiting, else ''.
@@ -190,6 +190,7 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float = 
     likely ends settling, so the caller may start its snapshot of what changed meanwhile
     (execute._mutate; changes.update keeps it if nothing changed since)."""
     start = time.monotonic()
+    cap = LOAD_CAP_S if cap is None else cap  # read now: a test shortens it
     deadline, chain_end = start + cap, start + CHAIN_CAP_S
     note, scripted, nav_asked, last_look = "", True, 0.0, False
     hold: tuple[str, float] | None = None  # the next look waits in the page (probe)
@@ -198,6 +199,7 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float = 
         now = time.monotonic()
         if watch.navigated:
             note = await _follow_navigation(page, watch, deadline)
+            watch.still_loading = bool(note)
             if not note:
                 if on_load is not None:
                     on_load()

@@ -57,6 +57,9 @@ class Watch:
     # The fields the browser's constraint validation refused a submission for (settle_js:
     # `refused`), each {label, tag, type, message}; None when it refused none.
     refused: list[dict[str, Any]] | None = None
+    # The action's new document had not loaded when settling gave up: its page may be only
+    # what was parsed so far (a script in its <head> still coming: an empty body)
+    still_loading: bool = False
 
     def request_started(self, request: Request, resource: str, is_navigation: bool,
                         reported: bool = False) -> None:
