@@ -21,7 +21,8 @@ With COCKPIT_BASELINE=DIR (a source tree of another Cockpit, e.g. `git archive R
 -C DIR`), part 1 also runs `cockpit serve` + `exec goto` from that tree (in that directory:
 `python -m` imports the working directory's code first), interleaved with the rest: before
 and after a change, in one run. BENCH_PAGES="/ /login" picks part 1's pages;
-BENCH_ONLY_STARTS=1 stops after part 1.
+BENCH_ONLY_STARTS=1 stops after part 1; BENCH_ONLY_MEMORY=1 runs part 2 alone (with
+COCKPIT_BASELINE, that tree's memory too).
 Every tool runs Debian's Chromium, headless: Cockpit the binary it picks itself (its
 headless shell, when `chromium-headless-shell` is installed; COCKPIT_BENCH_BROWSER=PATH
 gives it one), agent-browser the full `chromium` (its own kind of default: Chrome for
@@ -148,10 +149,10 @@ async def serve_then_exec(url: str, n: int, at_start: bool = False,
 class McpServer:
     """`cockpit mcp --port 0` (each client its own session), and SDK clients of it."""
 
-    async def start(self, state: str) -> McpServer:
+    async def start(self, state: str, tree: str | None = None) -> McpServer:
         self.proc = await asyncio.create_subprocess_exec(
-            *COCKPIT, "mcp", "--port", "0", "--no-record", env=cockpit_env(state),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            *COCKPIT, "mcp", "--port", "0", "--no-record", env=cockpit_env(state, tree),
+            cwd=tree, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         said = ""
         while "token file:" not in said:
             line = await asyncio.wait_for(self.proc.stderr.readline(), 120)
@@ -224,9 +225,10 @@ async def agent_browser_open(binary: Path, url: str, n: int, browser: str = CHRO
 
 
 # --- memory ---------------------------------------------------------------------------------
-async def cockpit_memory(url: str, state: str) -> list[float]:
-    """PSS of `cockpit mcp --port`'s tree after each of SESSIONS clients drove a page."""
-    server = await McpServer().start(state)
+async def cockpit_memory(url: str, state: str, tree: str | None = None) -> list[float]:
+    """PSS of `cockpit mcp --port`'s tree after each of SESSIONS clients drove a page
+    (`tree`: another Cockpit's source tree serves them)."""
+    server = await McpServer().start(state, tree)
     sizes = []
     try:
         async with AsyncExitStack() as stack:
@@ -373,11 +375,14 @@ async def main() -> None:
     # a small page (the launch is all there is to it: the home, as agent-browser's `open`
     # of /login waits ~3 s on its password field), and a huge one: the demo's reference,
     # 10,000 refs, whose snapshot after the goto (the step's diff) dominates
-    for path in os.environ.get("BENCH_PAGES", "/ /login /reference").split():
+    memory_only = bool(os.environ.get("BENCH_ONLY_MEMORY"))
+    for path in [] if memory_only else os.environ.get("BENCH_PAGES",
+                                                      "/ /login /reference").split():
         await starts(f"{site.url}{path}", problems, binary, state)
     if os.environ.get("BENCH_ONLY_STARTS"):
         return
-    await ten_at_once(f"{site.url}/login", problems, binary, state)
+    if not memory_only:
+        await ten_at_once(f"{site.url}/login", problems, binary, state)
     for path in ("/login", "/reference"):
         url = f"{site.url}{path}"
         print(f"\nMemory (PSS of the process tree) with 1..{SESSIONS} sessions driven on {url}")
@@ -391,6 +396,15 @@ async def main() -> None:
         print("  bare Playwright:    " + " ".join(f"{s:.0f}" for s in bare) + " MB")
         print(f"  per added session: cockpit {per_added(ours):.1f} MB, a bare Playwright "
               f"context {per_added(bare):.1f} MB: {per_added(ours) / per_added(bare):.2f}x")
+        if BASELINE:  # the other tree's, after ours and the bare contexts
+            try:
+                theirs = await cockpit_memory(url, state, BASELINE)
+            except Exception as exc:  # noqa: BLE001  said, and the run goes on
+                print(f"  baseline failed: {first_error(exc)}")
+                continue
+            print(f"  baseline {BASELINE}: " + " ".join(f"{s:.0f}" for s in theirs) + " MB")
+            print(f"  per added session: baseline {per_added(theirs):.1f} MB: "
+                  f"{per_added(theirs) / per_added(bare):.2f}x a bare context")
     site.stop()
     shutil.rmtree(prefix, ignore_errors=True)
 

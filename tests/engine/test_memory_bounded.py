@@ -62,3 +62,27 @@ async def test_a_fresh_page_keeps_session_storage_and_one_step_of_history(s, sit
     r = await ok(s, "back")  # the fresh page's history starts at the goto: one step back
     assert r.data["url"] == before
     await ok(s, "snapshot -i")  # refs work on the page it went back to
+
+
+async def test_a_tab_holds_one_snapshot_of_its_page(s, site):
+    """A snapshot of /reference (10,000 refs) is ~12 MB of nodes: a tab keeps the one its
+    refs are checked against, and `snapshot -D` right after a step still shows the step's
+    whole diff, not an older snapshot of each page as well."""
+    import gc
+
+    from cockpit.core.model.snapshot import Node
+
+    def roots() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, Node) and o.parent is None
+                   and len(o.children) > 10)  # a whole page's tree (not a region's)
+
+    await ok(s, f"goto {site.url}/reference")
+    after_goto = roots()
+    await ok(s, "snapshot -i")
+    await ok(s, "snapshot -i")
+    assert roots() == after_goto  # each snapshot replaced the last
+    await ok(s, f"goto {site.url}/login")
+    shown = (await ok(s, "snapshot -D")).output
+    assert shown.startswith("No change since the last step, which changed:"), shown
+    assert roots() <= after_goto

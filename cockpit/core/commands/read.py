@@ -85,6 +85,7 @@ async def snapshot(ctx: CommandContext, a: Invocation) -> Outcome:
     scope = await _scope_ref(ctx, a.scope) if a.scope else None
     clickable = await _mark_clickable(tab) if a.cursor else set()
     before = tab.snapshot
+    last = tab.last_diff  # the last step's, while its snapshot is the tab's (not after this)
     snap = await tab.take_snapshot()
     for ref in clickable:
         if ref in snap.refs and snap.refs[ref].attr("cursor") != "pointer":
@@ -94,7 +95,6 @@ async def snapshot(ctx: CommandContext, a: Invocation) -> Outcome:
     data = {"url": snap.url, "title": snap.title, "refs": len(snap.refs)}
     if a.diff:
         d = diff(before, snap)
-        last = tab.last_diff
         if d.empty and before is not None and last is not None and last[0] is before:
             # nothing moved since the last step: its whole diff (its result cut it short)
             data["diff"] = last[1].to_json()

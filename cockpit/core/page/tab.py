@@ -61,8 +61,11 @@ class Tab(TabDownloads):
         self.title = ""
         self.loading = False
         self.snapshot: Snapshot | None = None
-        self.previous: Snapshot | None = None
-        self.last_diff: tuple[Snapshot, Any] | None = None  # (snapshot, its step's Diff)
+        # The diff of the step that took `snapshot` (as `(snapshot, Diff)`), while that is
+        # still the tab's: `snapshot -D` right after the step shows all of it. Dropped with
+        # its snapshot: a page of 10,000 refs costs ~12 MB a snapshot, and a session kept one
+        # stale snapshot this way (and another in a field nobody read).
+        self.last_diff: tuple[Snapshot, Any] | None = None
         self.names = RefNames()  # the refs this tab shows for Playwright's (refnames.py)
         # A region snapshot (changes.py) left Playwright's `aria-ref=` map of the main frame
         # holding that region only: refs are then found with the `cockpit-ref=` engine.
@@ -158,7 +161,9 @@ class Tab(TabDownloads):
     def adopt(self, snap: Snapshot) -> None:
         """Make `snap` (full, or patched from regions) the one refs are checked against."""
         self.title = snap.title
-        self.previous, self.snapshot = self.snapshot, snap
+        self.snapshot = snap
+        if self.last_diff is not None and self.last_diff[0] is not snap:
+            self.last_diff = None
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))
 
     async def _parse(self, text: str, doc: str) -> Snapshot:
