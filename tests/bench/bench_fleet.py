@@ -227,9 +227,11 @@ async def agent_browser_open(binary: Path, url: str, n: int, browser: str = CHRO
 # --- memory ---------------------------------------------------------------------------------
 async def cockpit_memory(url: str, state: str, tree: str | None = None) -> list[float]:
     """PSS of `cockpit mcp --port`'s tree after each of SESSIONS clients drove a page
-    (`tree`: another Cockpit's source tree serves them)."""
+    (`tree`: another Cockpit's source tree serves them); its Python process's alone are
+    added to PYTHON_SIZES (the browser's renderers vary more than a change of ours)."""
     server = await McpServer().start(state, tree)
     sizes = []
+    PYTHON_SIZES[tree] = python = []
     try:
         async with AsyncExitStack() as stack:
             for i in range(SESSIONS):
@@ -238,9 +240,13 @@ async def cockpit_memory(url: str, state: str, tree: str | None = None) -> list[
                 await call(client, "browser_snapshot", interactive=True)
                 await asyncio.sleep(1.0)  # the page's work done, the heap settled a little
                 sizes.append(pss_mb(server.proc.pid))
+                python.append(sizes[-1] - pss_mb(server.proc.pid, without_root=True))
     finally:
         await server.stop()
     return sizes
+
+
+PYTHON_SIZES: dict[str | None, list[float]] = {}
 
 
 async def playwright_memory(url: str) -> list[float]:
@@ -396,6 +402,7 @@ async def main() -> None:
         print("  bare Playwright:    " + " ".join(f"{s:.0f}" for s in bare) + " MB")
         print(f"  per added session: cockpit {per_added(ours):.1f} MB, a bare Playwright "
               f"context {per_added(bare):.1f} MB: {per_added(ours) / per_added(bare):.2f}x")
+        print(f"  of which Cockpit's Python process: {per_added(PYTHON_SIZES[None]):.1f} MB")
         if BASELINE:  # the other tree's, after ours and the bare contexts
             try:
                 theirs = await cockpit_memory(url, state, BASELINE)
@@ -404,7 +411,8 @@ async def main() -> None:
                 continue
             print(f"  baseline {BASELINE}: " + " ".join(f"{s:.0f}" for s in theirs) + " MB")
             print(f"  per added session: baseline {per_added(theirs):.1f} MB: "
-                  f"{per_added(theirs) / per_added(bare):.2f}x a bare context")
+                  f"{per_added(theirs) / per_added(bare):.2f}x a bare context; its Python "
+                  f"process {per_added(PYTHON_SIZES[BASELINE]):.1f} MB")
     site.stop()
     shutil.rmtree(prefix, ignore_errors=True)
 

@@ -86,3 +86,43 @@ async def test_a_tab_holds_one_snapshot_of_its_page(s, site):
     shown = (await ok(s, "snapshot -D")).output
     assert shown.startswith("No change since the last step, which changed:"), shown
     assert roots() <= after_goto
+
+
+def held_by(obj, seen: set[int] | None = None) -> int:
+    """The bytes Python holds for `obj` and everything it reaches (events, their data)."""
+    import sys
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(held_by(k, seen) + held_by(v, seen) for k, v in obj.items())
+    elif isinstance(obj, (list, tuple, collections.deque)):
+        size += sum(held_by(v, seen) for v in obj)
+    elif hasattr(obj, "__slots__"):
+        size += sum(held_by(getattr(obj, name), seen) for name in obj.__slots__)
+    return size
+
+
+async def test_the_history_kept_for_viewers_is_bounded_by_what_its_events_hold(
+        s, site, tmp_path, monkeypatch):
+    """A viewer attaching later gets the session's past commands; the control server keeps
+    them within a byte bound, which must count a result's diff: a goto of /reference holds
+    ~4.7 MB in it (its output, a few hundred characters, was all that was counted)."""
+    from cockpit.control import server as server_module
+    monkeypatch.setattr(server_module, "COMMAND_HISTORY_BYTES", 8 << 20)
+    server = server_module.ControlServer(s, workspace=tmp_path)
+    await server.start()
+    try:
+        for i in range(4):
+            await ok(s, f"goto {site.url}/reference?n={i}")
+            await ok(s, f"goto {site.url}/login?n={i}")
+        held = held_by(server.commands)
+        assert held <= 1.25 * server_module.COMMAND_HISTORY_BYTES, held
+        last = server.commands[-1]  # the newest is kept whole
+        assert last.data["command"] == f"goto {site.url}/login?n=3"
+        assert any(len(e.data.get("data", {}).get("diff", {}).get("changes", [])) > 10_000
+                   for e in server.commands)  # and the last big page's diff with it
+    finally:
+        await server.close()
