@@ -1,7 +1,8 @@
 """A step whose new page was still loading when settling gave up (a server slow to send
 it: Django's dev server did, in CI, for ten seconds) is recorded as such, and replay does
 not hold the next run to the half-parsed page's diff, nor take a slow page now for a
-changed one without saying so."""
+changed one without saying so; and the next step's diff is its own, not the rest of the
+page arriving."""
 
 from __future__ import annotations
 
@@ -72,3 +73,21 @@ async def test_a_page_still_loading_in_the_replay_is_named_as_the_divergence(
     changed = next(r for r in last.reasons if r.startswith("the page changed differently"))
     assert 'missing' in changed and 'button "Onward"' in changed, last.reasons
     assert last.reasons[-1] == UNLOADED_NOW
+
+
+async def test_what_came_of_a_page_still_loading_is_not_the_next_steps_change(
+        s, base, monkeypatch):
+    monkeypatch.setattr(settle, "LOAD_CAP_S", 2.0)
+    start = page("unloaded-start", "<a href='/unloaded-target'>Go on</a>")
+    page(TARGET, "<p>Arrived</p><button>Onward</button>")
+    conftest.STALL_ONCE[TARGET] = 3000
+    await ok(s, f"goto {base}{start}")
+    await ok(s, "snapshot -i")
+    went = await ok(s, f"click {ref_of(s, 'link', 'Go on')}")
+    assert "still loading" in went.output and "Onward" not in went.output
+    await s.active.page.wait_for_load_state("load")  # the rest of the page came since
+    pressed = await ok(s, "press Shift")  # a step that changes nothing on this page
+    assert "note: the page went on loading after the last step (+" in pressed.output, \
+        pressed.output
+    assert pressed.data["diff"]["changes"] == [], pressed.output  # none of it is the key's
+    assert "Onward" in (await ok(s, "snapshot -i")).output

@@ -66,6 +66,9 @@ class Tab(TabDownloads):
         # its snapshot: a page of 10,000 refs costs ~12 MB a snapshot, and a session kept one
         # stale snapshot this way (and another in a field nobody read).
         self.last_diff: tuple[Snapshot, Any] | None = None
+        # `snapshot` was taken when a step's new page was still loading (settling gave up):
+        # what came of the page since is not the next step's doing (session/execute.py)
+        self.partial_page = False
         self.names = RefNames()  # the refs this tab shows for Playwright's (refnames.py)
         # A region snapshot (changes.py) left Playwright's `aria-ref=` map of the main frame
         # holding that region only: refs are then found with the `cockpit-ref=` engine.
@@ -162,6 +165,7 @@ class Tab(TabDownloads):
         """Make `snap` (full, or patched from regions) the one refs are checked against."""
         self.title = snap.title
         self.snapshot = snap
+        self.partial_page = False
         if self.last_diff is not None and self.last_diff[0] is not snap:
             self.last_diff = None
         self.session.bus.emit(ev.SNAPSHOT, tab=self.id, url=snap.url, refs=len(snap.refs))

@@ -15,6 +15,7 @@ from .engine import Engine
 from ..base.errors import CommandError, ModalStateError
 from ..language.parser import Invocation, excerpt, parse
 from ..base.result import Outcome, Result
+from ..page.diff import diff
 from ..settle.settle import settle
 from .told import snapshot_quietly, with_diff, with_needs
 from ..page.translate import first_line
@@ -129,6 +130,8 @@ def _closed_its_window(ctx: Context[Engine], inv: Invocation) -> Outcome:
 async def _mutate(session: Engine, ctx: Context[Engine], inv: Invocation) -> Outcome:
     """Run a command that changes the page: settle afterwards and diff the active tab."""
     tab = ctx.needs_tab()
+    if tab.partial_page and tab.dialog is None:
+        await _caught_up(tab, ctx)
     if tab.snapshot is None and tab.dialog is None and not (
             inv.spec.leaves_page and tab.blank_snapshot() is not None):
         await snapshot_quietly(tab)
@@ -196,13 +199,29 @@ async def _mutate(session: Engine, ctx: Context[Engine], inv: Invocation) -> Out
                         for a in watch.changes[covered[-1]:]):
         prepared.pop().cancel()  # the page changed after they were asked for: taken again
     try:
-        return await with_diff(session, ctx, outcome, tabs_before, inv,
-                                watch if incremental else None,
-                                (early[0], before) if early else None, watch,
-                                prepared[0] if prepared and incremental else None)
+        told = await with_diff(session, ctx, outcome, tabs_before, inv,
+                               watch if incremental else None,
+                               (early[0], before) if early else None, watch,
+                               prepared[0] if prepared and incremental else None)
+        tab.partial_page = watch.still_loading and tab.snapshot is not None
+        return told
     finally:
         for task in prepared:
             task.cancel()  # (done: a no-op) not wanted, or given up on
+
+
+async def _caught_up(tab: Tab, ctx: Context[Engine]) -> None:
+    """The tab's snapshot is of a page that was still loading when the last step ended:
+    what came of it since is not this step's change. The page is snapshotted as it is now,
+    before the action, and what came is said apart."""
+    stale = tab.snapshot
+    fresh = await snapshot_quietly(tab)
+    if stale is None or fresh is None or fresh is stale:
+        return
+    came = diff(stale, fresh)
+    if not came.empty:
+        ctx.notes.append(f"note: the page went on loading after the last step ({came.summary}"
+                         "), before this one: `snapshot -i` shows it")
 
 
 def _dialog_opened(tab: Tab) -> Outcome:
