@@ -225,6 +225,9 @@ async def agent_browser_open(binary: Path, url: str, n: int, browser: str = CHRO
 
 
 # --- memory ---------------------------------------------------------------------------------
+PYTHON_SIZES: dict[str | None, list[float]] = {}  # each tree's Python PSS (None: ours)
+
+
 async def cockpit_memory(url: str, state: str, tree: str | None = None) -> list[float]:
     """PSS of `cockpit mcp --port`'s tree after each of SESSIONS clients drove a page
     (`tree`: another Cockpit's source tree serves them); its Python process's alone are
@@ -245,8 +248,6 @@ async def cockpit_memory(url: str, state: str, tree: str | None = None) -> list[
         await server.stop()
     return sizes
 
-
-PYTHON_SIZES: dict[str | None, list[float]] = {}
 
 
 async def playwright_memory(url: str) -> list[float]:

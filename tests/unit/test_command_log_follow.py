@@ -28,6 +28,11 @@ def finished(i: int, command: str = "url", source: str = "agent") -> Event:
                                        "error": None}, time=time.time())
 
 
+def ran(numbers: range) -> CommandsRan:
+    """The commands numbered so, each queued then finished, as one batch."""
+    return CommandsRan([e for n in numbers for e in (queued(n), finished(n))])
+
+
 class LogAbove(App):
     CSS = "CommandLog { height: 20; border: round white; } Static { height: 1fr; }"
 
@@ -44,8 +49,7 @@ async def test_the_newest_row_stays_in_view_when_the_pane_gets_shorter():
     app = LogAbove()
     async with app.run_test(size=(120, 40)) as pilot:
         log = app.query_one(CommandLog)
-        log.post_message(CommandsRan([e for n in range(1, 15)
-                                      for e in (queued(n), finished(n))]))
+        log.post_message(ran(range(1, 15)))
         await pilot.pause()
         assert last_row_shown(log) and log.cursor == 13
         log.styles.height = 12  # a pane below it grew: now 9 rows show
@@ -58,7 +62,7 @@ async def test_a_command_whose_queued_event_was_lost_still_gets_its_row():
     app = LogAbove()
     async with app.run_test(size=(120, 40)) as pilot:
         log = app.query_one(CommandLog)
-        log.post_message(CommandsRan([queued(1), finished(1)]))
+        log.post_message(ran(range(1, 2)))
         await pilot.pause()
         log.post_message(CommandsRan([finished(2, "fill #answer K7RWM", "human")]))
         await pilot.pause()
@@ -76,7 +80,7 @@ async def test_the_row_that_first_overflows_the_pane_is_shown_at_once():
     async with app.run_test(size=(120, 40)) as pilot:
         log = app.query_one(CommandLog)
         for n in range(1, 25):
-            log.post_message(CommandsRan([queued(n), finished(n)]))
+            log.post_message(ran(range(n, n + 1)))
             await pilot.pause()
             assert last_row_shown(log), (n, log.scroll_offset)
         assert log.scroll_offset.y > 0
@@ -88,8 +92,7 @@ async def test_an_attached_cockpits_history_opens_on_its_newest_row():
     app = LogAbove()
     async with app.run_test(size=(120, 40)) as pilot:
         log = app.query_one(CommandLog)
-        log.post_message(CommandsRan([e for n in range(1, 60)
-                                      for e in (queued(n), finished(n))]))
+        log.post_message(ran(range(1, 60)))
         await pilot.pause()
         assert log.cursor == 58 and last_row_shown(log), log.scroll_offset
         assert not log.show_horizontal_scrollbar
