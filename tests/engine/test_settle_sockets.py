@@ -117,6 +117,19 @@ async def _busy_ask(request: web.Request) -> web.Response:
     return web.json_response({"ok": True})
 
 
+# The same, from a page that disables its Ask button itself as it asks (marimo's run
+# button, on Shift+Enter), before any message: "running" then comes at once and changes
+# nothing of it, the output 200 ms later, with the button enabled again
+ASKS_DISABLED = ASKS.replace("onclick=\"fetch('/ask'", "onclick=\"this.disabled = true; "
+                            "fetch('/busy-ask'").replace(
+    "if (msg.out)", "if (msg.busy === false) document.querySelector('main > button')"
+    ".disabled = false;\n    if (msg.out)")
+
+
+async def _asks_disabled(request: web.Request) -> web.Response:
+    return web.Response(text=ASKS_DISABLED, content_type="text/html")
+
+
 async def _page(request: web.Request) -> web.Response:
     return web.Response(text=APP, content_type="text/html")
 
@@ -186,7 +199,8 @@ async def socket_app():
                     web.get("/query", _query), web.get("/asks", _asks),
                     web.post("/ask", _ask), web.get("/slow-asks", _slow_asks),
                     web.post("/slow-ask", _slow_ask), web.get("/busy-asks", _busy_asks),
-                    web.post("/busy-ask", _busy_ask)])
+                    web.post("/busy-ask", _busy_ask),
+                    web.get("/asks-disabled", _asks_disabled)])
     runner = web.AppRunner(app, shutdown_timeout=0.5)  # the page's socket stays open
     await runner.setup()
     with socket.socket() as sock:
@@ -276,3 +290,16 @@ async def test_an_answer_the_page_shows_it_waits_for_is_in_the_result(s, socket_
     assert '"nothing yet" -> "computed"' in r.output, r.output
     assert "idle" in r.output and "running" not in r.output and "disabled" not in r.output, \
         r.output
+
+
+async def test_an_answer_asked_with_a_control_disabled_by_the_action_is_in_the_result(
+        s, socket_app):
+    # the page disables its Ask button as the click asks (no message yet): a cell run on
+    # marimo's first run after load, whose output came 200 ms after "running", was
+    # reported without it ("~ button (disabled: - -> true)"): the button still disabled
+    # says the server is at work, and the result waits for it to be enabled again
+    await ok(s, f"goto {socket_app}/asks-disabled")
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'button', 'Ask')}")
+    assert '"nothing yet" -> "computed"' in r.output, r.output
+    assert "idle" in r.output and "disabled" not in r.output, r.output

@@ -274,6 +274,7 @@ __SOCKETS_INIT__
       if (last) last[1] = true;  // (an observer's callback runs in the task that mutated)
       for (const r of records) {
         if (r.type !== 'attributes' || !WAITS.has(r.attributeName)) continue;
+        S.mark(r.target, S.mut);
         if (!working(r.target)) S.waiting.delete(r.target);
         else if (last && S.mut - last[0] <= MSG_MS && !S.waiting.has(r.target))
           S.waiting.set(r.target, S.mut);
@@ -301,6 +302,7 @@ async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
   const POST_MS = 100;  // a MessageChannel message not taken by then is not waited for
   const CLICK_MS = 1000;  // the click guard's own expiry (quick_click.py)
   const FRAME_MS = 20;  // a frame's own rendering (60 Hz, and some): the page's work
+  const MSG_ASKED_MS = 100;  // a control disabled this near the action's ask: its waiting
   const S = window.__cockpitSettle;
   if (clickId !== null && S && S.untilClicked) {  // (a page of an older Cockpit: not)
     const asked = Date.now();

@@ -27,6 +27,17 @@ SOCKETS_INIT_JS = r"""
     el.getAttribute('aria-disabled') === 'true' || el.getAttribute('aria-busy') === 'true');
   S.waiting = new Map();
   S.working = working;
+  // ... or as the action asked its server over HTTP, before any message (marimo disables
+  // the run button on Shift+Enter, as it posts the run): `marked`, by element, with when;
+  // PROBE_JS `working` keeps those set within MSG_ASKED_MS of the action's first request.
+  S.marked = new Map();
+  S.mark = (el, at) => {
+    if (!working(el)) S.marked.delete(el);
+    else if (!S.marked.has(el)) {
+      S.marked.set(el, at);
+      if (S.marked.size > 256) S.marked.delete(S.marked.keys().next().value);
+    }
+  };
   if (WS) {
     S.wsOpen = new Set();
     const Wrapped = function WebSocket(...args) {
@@ -106,14 +117,23 @@ SOCKETS_PROBE_JS = r"""
     if (!o.wsRendered || o.wsSent >= 0 || o.wsWorking) return socket[0];
     return Math.min(socket[0], Math.max(socket[1], 2 * o.wsGap, o.wsTurn));
   }
-  // Whether the page, rendering a message that came since the action, showed that it
-  // waits for its server (INIT_JS `waiting`) and still does: its server is at work, and
-  // the socket's quiet is then the long one (quietOf), not its answer's pace.
+  // Whether the page, rendering a message that came since the action, or as the action
+  // asked its server over HTTP, showed that it waits for its server (INIT_JS `waiting`,
+  // `marked`) and still does: its server is at work, and the socket's quiet is then the
+  // long one (quietOf), not its answer's pace. (A cell's first run after marimo loaded,
+  // its output 200 ms after "running", was reported with its run button disabled.)
   function working(since) {
     let still = false;
     for (const [el, t] of S.waiting || []) {
       if (!S.working(el)) S.waiting.delete(el);
       else if (t >= since) still = true;
+    }
+    let ask = 0;  // when the action's chain first asked over HTTP
+    for (const f of [...S.fetches, ...(S.ended || [])])
+      if (f.root >= since && (!ask || f.root < ask)) ask = f.root;
+    for (const [el, t] of S.marked || []) {
+      if (!S.working(el)) S.marked.delete(el);
+      else if (ask && t >= since && Math.abs(t - ask) <= MSG_ASKED_MS) still = true;
     }
     return still;
   }
