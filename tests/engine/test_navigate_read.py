@@ -125,6 +125,30 @@ async def test_snapshots_and_diffs_never_show_a_password(s, site):
     assert "jane@example.com" in (await ok(s, "snapshot -i")).output  # other values stay
 
 
+async def test_a_sign_in_page_is_looked_at_once_and_its_refs_act(s, site, monkeypatch):
+    # finding which box is the password field leaves Playwright's ref map holding that
+    # box alone; the page is not looked at a second time for it (a second full snapshot:
+    # ~18 ms of every snapshot of a sign-in page), and every ref still acts
+    from playwright.async_api import Page
+    looks: list[str] = []
+    aria_snapshot = Page.aria_snapshot
+
+    async def counted(self, *args, **kwargs):
+        looks.append(self.url)
+        return await aria_snapshot(self, *args, **kwargs)
+    await ok(s, f"goto {site.url}/login")
+    monkeypatch.setattr(Page, "aria_snapshot", counted)
+    shown = (await ok(s, "snapshot -i")).output
+    monkeypatch.undo()
+    assert len(looks) == 1, looks
+    await ok(s, f'fill {ref_of(s, "textbox", "Password")} "hunter2"')
+    await ok(s, f'fill {ref_of(s, "textbox", "Email")} "{site.email}"')
+    assert "hunter2" not in (await ok(s, "snapshot -i")).output
+    await ok(s, f'fill {ref_of(s, "textbox", "Password")} "{site.password}"')
+    signed_in = await ok(s, f'click {ref_of(s, "button", "Sign in")}')
+    assert "/mfa" in s.active.page.url, (shown, signed_in.output)
+
+
 async def test_snapshot_flags(s, site):
     await ok(s, f"goto {site.url}/playground")
     full = (await ok(s, "snapshot")).output

@@ -136,15 +136,17 @@ class Tab(TabDownloads):
         if self.snapshot is None or self.snapshot.doc != doc:  # a new document
             spawn(quick_click.prime(self.page), f"priming tab {self.id} for clicks")
         snap = await self._parse(text, doc)
-        snap, _ = await mask_secrets(self.page, snap, self.session.redactor.learn_value,
-                                     fields=fields, before=self.snapshot, retake=retake)
+        # a page with password fields: each one's lookup left Playwright's ref map of the
+        # main frame holding that field only, and our engine finds its refs (no second look)
+        snap, looked = await mask_secrets(self.page, snap, self.session.redactor.learn_value,
+                                          fields=fields, before=self.snapshot, retake=retake)
         # elements a popover hid or showed again keep their refs (hidden.py)
         keep_snapshot_refs(self.snapshot, snap, self.names)
         if self.snapshot is not None and self.snapshot.doc == snap.doc:
             snap.behind = {ref: node for ref, node in self.snapshot.behind.items()
                            if ref not in snap.refs}  # still behind the popover
             snap.inert = self.snapshot.inert
-        self.partial_refs = False
+        self.partial_refs = self.page.main_frame in looked
         self.adopt(snap)
         self.names.keep_only((n.pw for n in snap.refs.values() if n.pw), len(snap.refs))
         return snap

@@ -64,7 +64,8 @@ async def mask_secrets(page: Page, snap: Snapshot, learn: Callable[[str], None],
                        ) -> tuple[Snapshot, set[Frame]]:
     """Mask the password fields of `snap` and hand their values to `learn` (the session's
     masker); returns the snapshot to use and the frames whose Playwright ref map the
-    lookups replaced (the caller copes: `retake` is called instead when given).
+    lookups replaced (the caller copes: the main frame's refs are found by our own engine,
+    `Tab.partial_refs`; `retake` is called instead when a child frame's was, and given).
 
     `snap` is a full snapshot (its main frame's `fields` counted along with it) or the new
     part of an incremental diff (refs of the changed regions only; counted here, and only
@@ -81,7 +82,8 @@ async def mask_secrets(page: Page, snap: Snapshot, learn: Callable[[str], None],
     if fields:  # a login page: which refs are password fields
         refs, blind = await secret_refs(page, fields)
         looked = {frame for frame, count in fields if count > 0}
-        if retake is not None and looked:
+        # (a child frame's refs have no engine of ours: only a full look restores them)
+        if retake is not None and any(frame is not page.main_frame for frame in looked):
             snap, looked = await retake(), set()
     if before is not None and before.doc == snap.doc:
         was = before.refs
@@ -102,8 +104,8 @@ async def secret_refs(page: Page, fields: list[tuple[Frame, int]]) -> tuple[set[
     """The refs of those password fields (Playwright's: `Node.pw`), and the places ("e":
     the main frame, "f": frames, as `Node.in_frame` tells them apart) whose fields could
     not be found, so that all their boxes are masked blindly.
-    NB: an element's aria snapshot replaces Playwright's ref map; the caller takes a full
-    snapshot after this one (refs are stable, so it is the same map)."""
+    NB: an element's aria snapshot replaces Playwright's ref map of its frame (refs are
+    stable: a full look after it gives the same map; `cockpit-ref=` finds them meanwhile)."""
     refs: set[str] = set()
     blind = ""
     for frame, count in fields:
