@@ -19,7 +19,7 @@ from typing import Any, Callable
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from .settle_js import PROBE_JS, TIMER_LIMIT_MS
+from .settle_js import LOADING_JS, PROBE_JS, TIMER_LIMIT_MS
 from .watch import Watch
 
 log = logging.getLogger("cockpit.settle")
@@ -34,6 +34,10 @@ QUIET_S = 0.15
 # page fetches on its own is asked of its init script (`fetches`), so the quiet that
 # bridges what it cannot report is shorter. (It was QUIET_S: 150 ms of every navigation.)
 AFTER_LOAD_QUIET_S = 0.05
+# ... and when the page itself says that nothing of it is loading (LOADING_JS: no image,
+# stylesheet or frame still coming), the quiet only bridges the time a request the page
+# has just begun takes to be reported to us.
+IDLE_AFTER_LOAD_QUIET_S = 0.015
 LOAD_CAP_S = 10.0  # the most we wait for a navigation's load or the action's requests
 CHAIN_CAP_S = 1.5  # the most we wait for timers, frames, mutations and transitions
 NAV_START_CAP_S = 2.0  # a navigation the page started must reach the network by then
@@ -204,7 +208,8 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
                 if on_load is not None:
                     on_load()
                 await _new_page_work(page, watch, deadline)
-                quiet = min(quiet, AFTER_LOAD_QUIET_S)
+                quiet = min(quiet, IDLE_AFTER_LOAD_QUIET_S if await _nothing_loading(page)
+                            else AFTER_LOAD_QUIET_S)
             break
         if page.is_closed():
             watch.closed = True
@@ -327,6 +332,17 @@ async def _new_page_work(page: Page, watch: Watch, deadline: float) -> None:
             await asyncio.sleep(RENDER_QUIET_S - mutated / 1000)
             continue
         return
+
+
+async def _nothing_loading(page: Page) -> bool:
+    """Whether the loaded page has nothing on its way that it can see: every image it
+    shows at once complete, every stylesheet applied, every frame loaded (a frame of
+    another origin cannot say: it counts as loading)."""
+    try:
+        return int(await page.evaluate(LOADING_JS)) == 0
+    except PlaywrightError as exc:  # the page went on to another document, or closed
+        log.debug("whether anything loads not asked: %s", exc)
+        return False
 
 
 async def _network_quiet(watch: Watch, quiet: float, deadline: float) -> str:
