@@ -44,8 +44,8 @@ def _shown(s) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("path", "loading"), [(LATE_PICTURE, True), (PLAIN, False)])
 async def test_the_page_says_whether_anything_of_it_is_still_coming(s, base, path, loading):
     await ok(s, f"goto {base}{path}")
-    if loading:  # the picture was in the result: ask again, as at its load
+    if loading:  # the picture was in the result: another, as at its load (3 s to come)
         await s.active.page.evaluate("() => { const i = new Image(); "
-                                     "i.src = '/after-load-missing.png?slow=400'; "
+                                     "i.src = '/after-load-missing.png?slow=3000'; "
                                      "document.body.append(i); }")
     assert await _nothing_loading(s.active.page) is not loading
