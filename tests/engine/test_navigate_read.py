@@ -127,8 +127,8 @@ async def test_snapshots_and_diffs_never_show_a_password(s, site):
 
 async def test_a_sign_in_page_is_looked_at_once_and_its_refs_act(s, site, monkeypatch):
     # finding which box is the password field leaves Playwright's ref map holding that
-    # box alone; the page is not looked at a second time for it (a second full snapshot:
-    # ~18 ms of every snapshot of a sign-in page), and every ref still acts
+    # box alone; the page is not looked at a second time for it (a second full snapshot
+    # of every sign-in page), and every ref still acts
     from playwright.async_api import Page
     looks: list[str] = []
     aria_snapshot = Page.aria_snapshot
