@@ -56,7 +56,10 @@ async def test_a_person_solves_the_slider_and_the_grid_in_the_web_view(live, s, 
         terminal = await page.locator("#terminal").bounding_box()
         beside = await page.locator("iframe#cockpit-live").bounding_box()
         assert terminal and beside and beside["x"] >= terminal["x"] + terminal["width"] - 1
-        await page.frame_locator("iframe#cockpit-live").locator("#view[src]").wait_for()
+        # the first frame: a stalled screencast is restarted after 3 s (core/live), so
+        # more than Playwright's 5 s default on a loaded machine
+        await page.frame_locator("iframe#cockpit-live").locator("#view[src]").wait_for(
+            timeout=15_000)
         assert (await page.request.get(f"{base_url}/live?token=not-{token}")).status == 403
         await page.goto(f"{base_url}/live?token={token}")
         await wait_for(page, "window.cockpitLive.frames > 0")

@@ -15,12 +15,14 @@ from conftest import ok, page
 STILL = page("live-still", "<style>body{margin:0;background:rgb(255,255,255)}</style>")
 
 
-async def until(check, seconds: float = 10.0) -> None:
+async def until(check, seconds: float = 10.0, view=None) -> None:
     for _ in range(int(seconds / 0.02)):
         if check():
             return
         await asyncio.sleep(0.02)
-    raise AssertionError("never happened")
+    state = "" if view is None else \
+        f": {view.frames} frames by {view.source}, {view.watchers} watching"
+    raise AssertionError("never happened" + state)
 
 
 def colour_of(frame) -> tuple[int, int, int]:
@@ -42,10 +44,10 @@ async def test_frames_come_while_watched_when_the_page_paints_and_stop_after(s, 
     frames: list = []
     stop = view.subscribe(frames.append)
     try:
-        await until(lambda: view.source == "screencast" and frames)
+        await until(lambda: view.source == "screencast" and frames, view=view)
         for rgb in [(200, 30, 30), (30, 200, 30), (30, 30, 200)]:  # each acked: all come
             await paint(s, rgb)
-            await until(lambda rgb=rgb: near(colour_of(frames[-1]), rgb))
+            await until(lambda rgb=rgb: near(colour_of(frames[-1]), rgb), view=view)
         last = frames[-1]
         assert (last.css_width, last.css_height) == (s.active.page.viewport_size["width"],
                                                      s.active.page.viewport_size["height"])
@@ -120,3 +122,112 @@ async def test_frames_go_on_after_a_navigation_to_another_site(s, base, site):
         await until(lambda: near(colour_of(frames[-1]), (20, 220, 220)))
     finally:
         stop()
+
+
+async def test_a_watcher_who_comes_while_the_stream_stops_gets_the_page(s, base, monkeypatch):
+    """A view closed and opened again at once (a web page reloaded, a pane toggled): the
+    new watcher came while the last stream was stopping, and must get a stream of its own."""
+    stopping = asyncio.Event()
+    original = screencast._Screencast.stop
+
+    async def slow_stop(self) -> None:
+        stopping.set()
+        await asyncio.sleep(0.3)
+        await original(self)
+    monkeypatch.setattr(screencast._Screencast, "stop", slow_stop)
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    first: list = []
+    stop_first = view.subscribe(first.append)
+    await until(lambda: view.source == "screencast" and first, view=view)
+    stop_first()
+    await asyncio.wait_for(stopping.wait(), 5)
+    again: list = []
+    stop_again = view.subscribe(again.append)
+    try:
+        await asyncio.sleep(0.5)  # the stream that was stopping has stopped
+        await paint(s, (220, 40, 160))
+        await until(lambda: again and near(colour_of(again[-1]), (220, 40, 160)), view=view)
+    finally:
+        stop_again()
+    await until(lambda: view.source is None, view=view)
+
+
+async def test_a_screencast_that_sends_no_frame_is_restarted(s, base, monkeypatch):
+    """Chromium paints a first frame when a screencast starts; one that sends nothing has
+    stalled, and a view must not go on showing nothing (or an old picture)."""
+    monkeypatch.setattr(screencast, "FIRST_FRAME_S", 0.5)
+    original = screencast._Screencast._frame
+    casts: list = []
+
+    def first_cast_mute(self, params) -> None:
+        if self not in casts:
+            casts.append(self)
+        if self is not casts[0]:
+            original(self, params)
+    monkeypatch.setattr(screencast._Screencast, "_frame", first_cast_mute)
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        await paint(s, (40, 160, 220))
+        await until(lambda: frames and near(colour_of(frames[-1]), (40, 160, 220)), view=view)
+        assert view.source == "screencast" and len(casts) == 2  # restarted, not replaced
+    finally:
+        stop()
+
+
+async def test_a_frame_not_acknowledged_restarts_the_stream(s, base, monkeypatch):
+    """Chromium sends the next frame only once the last was acknowledged: one ack lost
+    (the CDP session broke) and the stream would show that frame for ever."""
+    original = screencast._Screencast.start
+    casts: list = []
+
+    async def first_cast_loses_acks(self) -> None:
+        await original(self)
+        casts.append(self)
+        if len(casts) == 1:
+            send = self.cdp.send
+
+            async def no_ack(method, params=None):
+                if method == "Page.screencastFrameAck":
+                    raise PlaywrightError("Target closed")
+                return await send(method, params)
+            self.cdp.send = no_ack
+    monkeypatch.setattr(screencast._Screencast, "start", first_cast_loses_acks)
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        await until(lambda: frames, view=view)
+        # Chromium lets a few frames go unacknowledged before it waits: more than that
+        for rgb in [(90, 200, 60), (200, 90, 60), (60, 90, 200), (200, 200, 60),
+                    (60, 200, 200), (200, 60, 200)]:
+            await paint(s, rgb)
+            await until(lambda rgb=rgb: near(colour_of(frames[-1]), rgb), view=view)
+        assert len(casts) == 2 and view.source == "screencast"
+    finally:
+        stop()
+
+
+async def test_a_screencast_that_does_not_start_gives_way_to_screenshots(s, base,
+                                                                          monkeypatch):
+    """A CDP call that never answers must not leave the view empty for ever."""
+    monkeypatch.setattr(screencast, "START_S", 0.5)
+
+    async def hangs(self) -> None:
+        await asyncio.sleep(60)
+    monkeypatch.setattr(screencast._Screencast, "start", hangs)
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        await paint(s, (250, 200, 20))
+        await until(lambda: frames and near(colour_of(frames[-1]), (250, 200, 20)), view=view)
+        assert view.source == "screenshot"
+    finally:
+        stop()
+    await until(lambda: view.source is None, view=view)

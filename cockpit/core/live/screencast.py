@@ -8,6 +8,11 @@ handed on only when it differs from the last one.
 
 It runs only while someone watches: `subscribe` starts it with the first watcher,
 the unsubscribe it returns stops it with the last. It follows the active tab.
+
+A stream that stalls is not left showing an old picture: Chromium paints a first frame
+when a screencast starts, so one that sends none (or loses a frame's acknowledgement, after
+which Chromium sends nothing more) is restarted once, then replaced by screenshots; a CDP
+call that starts or stops it is given START_S, not forever.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ MAX_WIDTH, MAX_HEIGHT = 1280, 800  # a frame's pixels at most (the viewport, sca
 QUALITY = 70  # JPEG: a 1280x800 page is 60-120 KB a frame
 POLL_S = 0.5  # the screenshot fallback's period
 FOLLOW_S = 1.0  # how often it looks whether the active tab changed, with no event said so
+START_S = 5.0  # starting or stopping the screencast (a CDP round trip or two)
+FIRST_FRAME_S = 3.0  # a screencast sends its first frame at once; none this long: stalled
 
 
 @dataclass(frozen=True)
@@ -150,17 +157,31 @@ class LiveView:
                 log.exception("a live view listener failed")
 
     async def _run(self) -> None:
-        """While someone watches: stream the active tab's frames, and move to another tab
-        when it becomes the active one."""
+        """While someone watches: stream the active tab's frames, move to another tab
+        when it becomes the active one, and replace a stream that stalled."""
         stream: _Stream | None = None
+        retried: Any = None  # the page whose screencast stalled once already
         try:
-            while self._listeners:
+            while True:
+                if not self._listeners:
+                    if stream is not None:
+                        await stream.stop()
+                        stream, self.source = None, None
+                    if not self._listeners:  # nobody came while it stopped: the end
+                        return
                 page = self._page()
                 if page is not None and page.is_closed():
                     page = None
                 if stream is not None and stream.page is not page:
                     await stream.stop()
                     stream = None
+                if stream is not None and stream.stalled():
+                    again = stream.page is not retried
+                    log.warning("the live view's screencast stalled (%s): %s", stream.why,
+                                "restarting it" if again else "screenshots instead")
+                    retried = stream.page
+                    await stream.stop()
+                    stream = await self._stream(stream.page, screencast=again)
                 if stream is None and page is not None:
                     stream = await self._stream(page)
                 self._wake.clear()
@@ -173,14 +194,19 @@ class LiveView:
                 await stream.stop()
             self.source = None
 
-    async def _stream(self, page: Any) -> _Stream:
-        cast = _Screencast(page, self)
-        try:
-            await cast.start()
-            self.source = "screencast"
-            return cast
-        except PlaywrightError as exc:  # no CDP here (Firefox, WebKit): screenshots
-            log.debug("no screencast (%s): periodic screenshots", exc)
+    async def _stream(self, page: Any, *, screencast: bool = True) -> _Stream:
+        if screencast:
+            cast = _Screencast(page, self)
+            try:
+                await asyncio.wait_for(cast.start(), START_S)
+                self.source = "screencast"
+                return cast
+            except PlaywrightError as exc:  # no CDP here (Firefox, WebKit): screenshots
+                log.debug("no screencast (%s): periodic screenshots", exc)
+            except TimeoutError:
+                log.warning("the screencast did not start in %g s: screenshots instead",
+                            START_S)
+                await cast.stop()
         polled = _Screenshots(page, self)
         await polled.start()
         self.source = "screenshot"
@@ -196,6 +222,13 @@ class _Stream:
 
     async def stop(self) -> None: ...
 
+    def stalled(self) -> bool:
+        return False
+
+    @property
+    def why(self) -> str:
+        return ""
+
 
 class _Screencast(_Stream):
     """Chromium's own: a frame when the page paints, sent once the last one was acked."""
@@ -204,17 +237,42 @@ class _Screencast(_Stream):
         super().__init__(page, view)
         self.cdp: Any = None
         self.acks: set[asyncio.Task[Any]] = set()
+        self.started = time.perf_counter()
+        self.got = 0  # frames this stream sent
+        self.unacked = False  # an ack failed on an open page: Chromium sends no more
+        self.hidden = False  # Chromium said the page is not shown: it paints nothing
 
     async def start(self) -> None:
+        self.started = time.perf_counter()
         self.cdp = await self.page.context.new_cdp_session(self.page)
         self.cdp.on("Page.screencastFrame", self._frame)
+        self.cdp.on("Page.screencastVisibilityChanged", self._visibility)
         await self.cdp.send("Page.startScreencast", {
             "format": "jpeg", "quality": self.view.quality,
             "maxWidth": self.view.max_width, "maxHeight": self.view.max_height,
             "everyNthFrame": 1})
 
+    def stalled(self) -> bool:
+        return self.unacked or (not self.hidden and self.got == 0 and
+                                time.perf_counter() - self.started > FIRST_FRAME_S)
+
+    @property
+    def why(self) -> str:
+        return "a frame was not acknowledged" if self.unacked else \
+            f"no frame in {FIRST_FRAME_S:g} s"
+
+    def _visibility(self, params: dict[str, Any]) -> None:
+        # a hidden page (a minimised window, a tab behind another) paints nothing: not a
+        # stall, and said, so that a picture that stops is explained
+        self.hidden = not params.get("visible")
+        log.log(logging.INFO if self.hidden else logging.DEBUG, "the live view's page is %s",
+                "hidden: no frames until it is shown" if self.hidden else "shown")
+
     def _frame(self, params: dict[str, Any]) -> None:
         received = time.perf_counter()
+        if self.cdp is None:  # one more came while it stopped: nobody wants it
+            return
+        self.got += 1
         # acked at once: Chromium sends the next frame only after it
         ack = asyncio.ensure_future(self.cdp.send("Page.screencastFrameAck",
                                                   {"sessionId": params["sessionId"]}))
@@ -237,18 +295,27 @@ class _Screencast(_Stream):
 
     def _acked(self, task: asyncio.Task[Any]) -> None:
         self.acks.discard(task)
-        if not task.cancelled() and task.exception() is not None:  # the page closed
-            log.debug("a screencast frame was not acked: %s", task.exception())
+        if task.cancelled() or task.exception() is None:
+            return
+        log.debug("a screencast frame was not acked: %s", task.exception())
+        if self.cdp is not None and not self.page.is_closed():  # else: the page closed
+            self.unacked = True
 
     async def stop(self) -> None:
-        if self.cdp is None:
+        cdp, self.cdp = self.cdp, None
+        if cdp is None:
             return
         try:
-            await self.cdp.send("Page.stopScreencast")
-            await self.cdp.detach()
+            await asyncio.wait_for(self._stop(cdp), START_S)
         except PlaywrightError as exc:  # the page or browser is gone: nothing to stop
             log.debug("stopping the screencast: %s", exc)
-        self.cdp = None
+        except TimeoutError:
+            log.warning("the screencast did not stop in %g s: left to the page", START_S)
+
+    @staticmethod
+    async def _stop(cdp: Any) -> None:
+        await cdp.send("Page.stopScreencast")
+        await cdp.detach()
 
 
 class _Screenshots(_Stream):
