@@ -6,6 +6,7 @@ periodic screenshots are handed on when they change."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -231,3 +232,34 @@ async def test_a_screencast_that_does_not_start_gives_way_to_screenshots(s, base
     finally:
         stop()
     await until(lambda: view.source is None, view=view)
+
+
+async def test_a_stream_that_goes_quiet_is_started_again(s, base, monkeypatch, caplog):
+    """A stream that stops sending for a cause nobody reports looks like a page that
+    paints nothing: started again after a quiet while, it sends the page as it is now."""
+    monkeypatch.setattr(screencast, "REFRESH_S", 1.0)
+    caplog.set_level(logging.INFO, logger="cockpit")
+    original = screencast._Screencast._frame
+    casts: list = []
+
+    def first_cast_sends_one(self, params) -> None:
+        if self not in casts:
+            casts.append(self)
+        if self is not casts[0] or self.got == 0:
+            original(self, params)
+    monkeypatch.setattr(screencast._Screencast, "_frame", first_cast_sends_one)
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        await until(lambda: casts and casts[0].got == 1, view=view)  # its one frame
+        await paint(s, (130, 60, 20))
+        await until(lambda: near(colour_of(frames[-1]), (130, 60, 20)), view=view)
+        assert len(casts) >= 2 and view.source == "screencast"
+        assert caplog.text.count("had stopped sending") == 1  # the log says why it jumped
+        await asyncio.sleep(2.5)  # quiet, unchanged: started again, and nothing said
+        assert len(casts) >= 3 and caplog.text.count("had stopped sending") == 1
+        assert near(colour_of(frames[-1]), (130, 60, 20))
+    finally:
+        stop()

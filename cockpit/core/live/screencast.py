@@ -2,17 +2,18 @@
 
 Chromium paints frames into its screencast (CDP `Page.startScreencast`), each one
 acknowledged (`Page.screencastFrameAck`) before it sends the next: frames come only when
-the page paints, so an idle page costs nothing. Where there is no CDP (Firefox, WebKit, a
-non-Chromium browser attached with --ws-endpoint), a screenshot is taken periodically and
-handed on only when it differs from the last one.
+the page paints, so an idle page costs next to nothing (a frame each REFRESH_S). Where
+there is no CDP (Firefox, WebKit, a non-Chromium browser attached with --ws-endpoint), a
+screenshot is taken periodically and handed on only when it differs from the last one.
 
 It runs only while someone watches: `subscribe` starts it with the first watcher,
 the unsubscribe it returns stops it with the last. It follows the active tab.
 
 A stream that stalls is not left showing an old picture: Chromium paints a first frame
 when a screencast starts, so one that sends none (or loses a frame's acknowledgement, after
-which Chromium sends nothing more) is restarted once, then replaced by screenshots; a CDP
-call that starts or stops it is given START_S, not forever.
+which Chromium sends nothing more) is restarted once, then replaced by screenshots; one
+quiet for REFRESH_S is started again; a CDP call that starts or stops it is given
+START_S, not forever.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ POLL_S = 0.5  # the screenshot fallback's period
 FOLLOW_S = 1.0  # how often it looks whether the active tab changed, with no event said so
 START_S = 5.0  # starting or stopping the screencast (a CDP round trip or two)
 FIRST_FRAME_S = 3.0  # a screencast sends its first frame at once; none this long: stalled
+# quiet this long, a screencast is started again, which sends the page as it is now: a
+# stream that stopped sending for a cause nobody reports looks like a page that paints
+# nothing, and a picture is never older than this (an idle page: a frame each REFRESH_S)
+REFRESH_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,9 @@ class LiveView:
                     retried = stream.page
                     await stream.stop()
                     stream = await self._stream(stream.page, screencast=again)
+                elif stream is not None and stream.quiet_for() > REFRESH_S:
+                    await stream.stop()
+                    stream = await self._stream(stream.page, refresh=True)
                 if stream is None and page is not None:
                     stream = await self._stream(page)
                 self._wake.clear()
@@ -194,9 +202,10 @@ class LiveView:
                 await stream.stop()
             self.source = None
 
-    async def _stream(self, page: Any, *, screencast: bool = True) -> _Stream:
+    async def _stream(self, page: Any, *, screencast: bool = True,
+                      refresh: bool = False) -> _Stream:
         if screencast:
-            cast = _Screencast(page, self)
+            cast = _Screencast(page, self, refresh)
             try:
                 await asyncio.wait_for(cast.start(), START_S)
                 self.source = "screencast"
@@ -225,6 +234,10 @@ class _Stream:
     def stalled(self) -> bool:
         return False
 
+    def quiet_for(self) -> float:
+        """Seconds since its last frame, when it has sent one and could send more."""
+        return 0.0
+
     @property
     def why(self) -> str:
         return ""
@@ -233,12 +246,16 @@ class _Stream:
 class _Screencast(_Stream):
     """Chromium's own: a frame when the page paints, sent once the last one was acked."""
 
-    def __init__(self, page: Any, view: LiveView) -> None:
+    def __init__(self, page: Any, view: LiveView, refresh: bool = False) -> None:
         super().__init__(page, view)
         self.cdp: Any = None
         self.acks: set[asyncio.Task[Any]] = set()
         self.started = time.perf_counter()
         self.got = 0  # frames this stream sent
+        self.last = self.started  # when the last one came
+        # a refresh of a quiet stream: the picture the view showed, which the page's
+        # first frame differs from only when the stream before had stalled
+        self.shown = view.latest.data if refresh and view.latest is not None else None
         self.unacked = False  # an ack failed on an open page: Chromium sends no more
         self.hidden = False  # Chromium said the page is not shown: it paints nothing
 
@@ -255,6 +272,9 @@ class _Screencast(_Stream):
     def stalled(self) -> bool:
         return self.unacked or (not self.hidden and self.got == 0 and
                                 time.perf_counter() - self.started > FIRST_FRAME_S)
+
+    def quiet_for(self) -> float:
+        return 0.0 if self.hidden or not self.got else time.perf_counter() - self.last
 
     @property
     def why(self) -> str:
@@ -273,12 +293,16 @@ class _Screencast(_Stream):
         if self.cdp is None:  # one more came while it stopped: nobody wants it
             return
         self.got += 1
+        self.last = received
         # acked at once: Chromium sends the next frame only after it
         ack = asyncio.ensure_future(self.cdp.send("Page.screencastFrameAck",
                                                   {"sessionId": params["sessionId"]}))
         self.acks.add(ack)
         ack.add_done_callback(self._acked)
         data = base64.b64decode(params["data"])
+        if self.got == 1 and self.shown is not None and data != self.shown:
+            log.info("the live view's screencast had stopped sending: the page changed "
+                     "while it was quiet")
         meta = params.get("metadata") or {}
         try:
             width, height = Image.open(io.BytesIO(data)).size  # the header only
