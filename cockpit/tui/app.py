@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -12,6 +13,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual import events
 from textual.containers import Container
+from textual.css.query import NoMatches
 from textual.message_pump import MessagePump
 from textual.widgets import Footer
 
@@ -41,6 +43,9 @@ from .theme_watch import ThemeReloader
 from .themes import APP_VARIABLES, DEFAULT_THEME, load_themes
 from .live import FrameFeed
 from .live_zoom import LiveZoomScreen
+
+log = logging.getLogger("cockpit")
+
 
 class Lifecycle(Protocol):
     """What the app needs of the live session it owns (cli.live.LiveSession): started in
@@ -100,7 +105,7 @@ class CockpitApp(ControlHandlers):
         self._batcher = EventBatcher(self.post_message)
         self._unsubscribe: Callable[[], None] | None = None
         self._picture_due = False
-        self._routes: list[MessagePump] | None = None  # who handles the engine's messages
+        self._routes: list[MessagePump] = []  # who handles the engine's messages
         self.human_has_control = False
         self.live_mode = False  # `live`, key l: the pictures follow the page as it paints
         self._pane_feed: FrameFeed | None = None
@@ -157,6 +162,9 @@ class CockpitApp(ControlHandlers):
         for error in apply_config(self):  # keys remapped by id from config.yaml
             self.notify(error, title="Config", severity="error", timeout=10, markup=False)
         self.lay_out()
+        # the panes live as long as the app: found once, while all are here
+        self._routes = [self.query_one(t) for t in (CommandLog, DiffPane, StatusBar,
+                                                    TabsPane, RefsPane, AgentPane)] + [self]
         self._unsubscribe = self.session.bus.subscribe(self._batcher)
         self.query_one(StatusBar).set(session=self.session.name)
         self.query_one(Prompt).focus()
@@ -193,16 +201,17 @@ class CockpitApp(ControlHandlers):
 
     # --- engine events, in batches --------------------------------------------------------
     def on_engine_batch(self, message: EngineBatch) -> None:
-        if self.query(CommandLog):  # else the app is closing and its panes are gone
+        if not self.is_running:  # closing: its panes are being removed, one by one
+            return
+        try:
             self.deliver(message.events)
+        except NoMatches as gone:  # a view that cannot show an event must not end the app
+            log.warning("events not shown (%s): %s",
+                        ", ".join(sorted({e.kind for e in message.events})), gone)
 
     def deliver(self, batch: list[Event]) -> None:
         """The batch as typed messages (tui/messages.py), each handed at once to the panes
         that handle it and to the app, in one batch_update: one repaint a batch."""
-        if self._routes is None:  # the panes live as long as the app: looked up once
-            self._routes = [self.query_one(t) for t in (CommandLog, DiffPane, StatusBar,
-                                                        TabsPane, RefsPane, AgentPane)]
-            self._routes.append(self)
         with self.batch_update():
             for message in translate(batch, self.session):
                 route(message, self._routes)
