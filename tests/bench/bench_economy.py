@@ -14,7 +14,9 @@ agent-browser waits for the URL after a navigating click and for the text at the
 its guide says; playwright-mcp fills the sign-in form in one `browser_fill_form`. Counted:
 calls, tokens read (o200k of every answer, errors included), milliseconds inside calls.
 Medians of REPS (default 3) runs, tools interleaved; targets (issue 17): Cockpit's tokens
-and calls at most agent-browser's, its time at most 1.5x.
+and calls at most agent-browser's, its time at most 1.5x (issue 28: 1.0x). "raw Playwright
+(floor)" does the task with Playwright alone, the least a script needs (peers.py): what any
+tool built on Playwright, as Cockpit is, cannot go under.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pathlib import Path
 os.environ.setdefault("COCKPIT_STATE_DIR", tempfile.mkdtemp(prefix="cockpit-bench-"))
 sys.path.insert(0, str(Path(__file__).parent))
 
-from peers import AgentBrowser, ToolError, refs_in, start_tools, tokens
+from peers import AgentBrowser, RawPlaywrightTask, ToolError, refs_in, start_tools, tokens
 
 from cockpit.demo.server import DemoSite
 
@@ -116,8 +118,8 @@ async def task(agent: Agent, site: DemoSite) -> None:
 
 async def wait_url(agent: Agent, pattern: str) -> None:
     """agent-browser's guide: wait for the URL after a navigating click (the others'
-    actions already wait for what they set going)."""
-    if isinstance(agent.tool, AgentBrowser):
+    actions already wait for what they set going); raw Playwright's floor does the same."""
+    if isinstance(agent.tool, AgentBrowser) or getattr(agent.tool, "waits_for_url", False):
         await agent.call(f"wait --url {pattern}", agent.tool.wait_url(pattern))
 
 
@@ -127,6 +129,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory(prefix="cockpit-economy-npm-") as prefix, \
             DemoSite(human_check=False) as site:
         tools, skipped, served = await start_tools(Path(prefix), "bench-economy")
+        tools.append(await RawPlaywrightTask().start())
         try:
             for rep in range(REPS):
                 k = rep % len(tools)

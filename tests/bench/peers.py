@@ -506,6 +506,57 @@ class RawPlaywright:
         await self._pw.stop()
 
 
+class RawPlaywrightTask(RawPlaywright):
+    """The economy task in Playwright alone, doing the least a script needs: `goto`, the
+    page's `aria_snapshot` only where the task reads refs (a new page), actions through
+    `get_by_role` (which waits for a re-rendered list by itself), `wait_for_url` after a
+    navigating click, the confirm accepted as it shows. No settling, no report of what
+    changed: a floor under any tool that drives Chromium through Playwright."""
+
+    name = "raw Playwright (floor)"
+    waits_for_url = True
+
+    async def start(self) -> RawPlaywrightTask:
+        await super().start()
+        self.page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+        self.roles: dict[str, tuple[str, str]] = {}
+        return self
+
+    async def _do(self, action) -> str:
+        try:
+            await action
+        except Exception as exc:  # noqa: BLE001  the bench's agent retries, as with any tool
+            raise ToolError(str(exc)) from None
+        return ""
+
+    def _named(self, ref: str):
+        role, name = self.roles[ref]
+        return self.page.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+
+    async def snapshot(self) -> str:
+        text = await self.page.aria_snapshot(mode="ai")
+        self.roles = {ref: (role, name) for (role, name), ref in refs_in(text).items()}
+        return text
+
+    async def click(self, ref: str) -> str:
+        return await self._do(self._named(ref).click())
+
+    async def fill(self, ref: str, text: str) -> str:
+        return await self._do(self._named(ref).fill(text))
+
+    async def fill_many(self, fields: list[tuple[str, str, str]]) -> list[str]:
+        return [await self.fill(ref, text) for ref, _, text in fields]
+
+    async def accept_dialog(self) -> str:
+        return ""  # accepted as it showed (a dialog left open blocks the page)
+
+    async def wait_url(self, pattern: str) -> str | None:
+        return await self._do(self.page.wait_for_url(pattern))
+
+    async def wait_text(self, text: str) -> str:
+        return await self._do(self.page.get_by_text(text).wait_for())
+
+
 # --- the tools of one run ------------------------------------------------------------------
 async def start_tools(prefix: Path, label: str) -> tuple[list, list[str], Served]:
     """Cockpit's four ways and the peers that can run here (installed under prefix); the
