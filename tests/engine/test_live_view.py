@@ -179,6 +179,34 @@ async def test_a_screencast_that_sends_no_frame_is_restarted(s, base, monkeypatc
         stop()
 
 
+async def test_screenshots_give_way_to_a_screencast_again(s, base, monkeypatch):
+    """A screencast that stalled twice gave way to screenshots (two a second, at more cost);
+    what stalled it may pass (a loaded machine), so a new screencast is tried later."""
+    monkeypatch.setattr(screencast, "FIRST_FRAME_S", 0.5)
+    monkeypatch.setattr(screencast, "RETRY_S", 1.5)
+    original = screencast._Screencast._frame
+    casts: list = []
+
+    def first_two_casts_mute(self, params) -> None:
+        if self not in casts:
+            casts.append(self)
+        if casts.index(self) >= 2:
+            original(self, params)
+    monkeypatch.setattr(screencast._Screencast, "_frame", first_two_casts_mute)
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        await until(lambda: view.source == "screenshot", view=view)  # stalled twice
+        await until(lambda: view.source == "screencast" and len(casts) == 3, view=view)
+        await paint(s, (200, 40, 120))
+        await until(lambda: frames and frames[-1].source == "screencast"
+                    and near(colour_of(frames[-1]), (200, 40, 120)), view=view)
+    finally:
+        stop()
+
+
 async def test_a_frame_not_acknowledged_restarts_the_stream(s, base, monkeypatch):
     """Chromium sends the next frame only once the last was acknowledged: one ack lost
     (the CDP session broke) and the stream would show that frame for ever."""

@@ -13,7 +13,8 @@ A stream that stalls is not left showing an old picture: Chromium paints a first
 when a screencast starts, so one that sends none (or loses a frame's acknowledgement, after
 which Chromium sends nothing more) is restarted once, then replaced by screenshots; one
 quiet for REFRESH_S is started again; a CDP call that starts or stops it is given
-START_S, not forever.
+START_S, not forever; screenshots that replaced a stalled screencast give way to a new
+one after RETRY_S.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ FIRST_FRAME_S = 3.0  # a screencast sends its first frame at once; none this lon
 # stream that stopped sending for a cause nobody reports looks like a page that paints
 # nothing, and a picture is never older than this (an idle page: a frame each REFRESH_S)
 REFRESH_S = 5.0
+# on screenshots because a screencast stalled or would not start: tried again this often,
+# as what stalled it (a loaded machine, a page busy for a while) passes, and screenshots
+# cost more and show less (two a second)
+RETRY_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,7 @@ class LiveView:
         self.latest: Frame | None = None
         self.frames = 0  # received since the start: the benchmark and tests count them
         self.source: str | None = None  # how frames come now: screencast, screenshot
+        self._fell_back: float | None = None  # when screenshots replaced a screencast
         # `cockpit web`s serving this session's live view, newest last: (its URL without
         # the token, as agents and recordings may see it; with the token, for people)
         self._web: list[tuple[str, str]] = []
@@ -190,6 +196,11 @@ class LiveView:
                 elif stream is not None and stream.quiet_for() > REFRESH_S:
                     await stream.stop()
                     stream = await self._stream(stream.page, refresh=True)
+                elif stream is not None and self._fell_back is not None and \
+                        time.perf_counter() - self._fell_back > RETRY_S:
+                    log.info("the live view tries its screencast again")
+                    await stream.stop()
+                    stream = await self._stream(stream.page)
                 if stream is None and page is not None:
                     stream = await self._stream(page)
                 self._wake.clear()
@@ -204,6 +215,7 @@ class LiveView:
 
     async def _stream(self, page: Any, *, screencast: bool = True,
                       refresh: bool = False) -> _Stream:
+        self._fell_back = None
         if screencast:
             cast = _Screencast(page, self, refresh)
             try:
@@ -216,6 +228,9 @@ class LiveView:
                 log.warning("the screencast did not start in %g s: screenshots instead",
                             START_S)
                 await cast.stop()
+                self._fell_back = time.perf_counter()
+        else:  # it stalled: screenshots for now
+            self._fell_back = time.perf_counter()
         polled = _Screenshots(page, self)
         await polled.start()
         self.source = "screenshot"
