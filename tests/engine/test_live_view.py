@@ -6,6 +6,7 @@ periodic screenshots are handed on when they change."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from playwright.async_api import Error as PlaywrightError
@@ -24,6 +25,32 @@ async def until(check, seconds: float = 10.0, view=None) -> None:
     state = "" if view is None else \
         f": {view.frames} frames by {view.source}, {view.watchers} watching"
     raise AssertionError("never happened" + state)
+
+
+def only_frames_of(monkeypatch, passes) -> list:
+    """A screencast made to stall: a cast's frames reach the view only when
+    `passes(n, cast)` (n: the cast's place among those started). The casts, in order."""
+    original = screencast._Screencast._frame
+    casts: list = []
+
+    def gated(self, params) -> None:
+        if self not in casts:
+            casts.append(self)
+        if passes(casts.index(self), self):
+            original(self, params)
+    monkeypatch.setattr(screencast._Screencast, "_frame", gated)
+    return casts
+
+
+@contextlib.contextmanager
+def watching(view):
+    """The frames the view hands a watcher, while the block runs."""
+    frames: list = []
+    stop = view.subscribe(frames.append)
+    try:
+        yield frames
+    finally:
+        stop()
 
 
 def colour_of(frame) -> tuple[int, int, int]:
@@ -158,25 +185,13 @@ async def test_a_screencast_that_sends_no_frame_is_restarted(s, base, monkeypatc
     """Chromium paints a first frame when a screencast starts; one that sends nothing has
     stalled, and a view must not go on showing nothing (or an old picture)."""
     monkeypatch.setattr(screencast, "FIRST_FRAME_S", 0.5)
-    original = screencast._Screencast._frame
-    casts: list = []
-
-    def first_cast_mute(self, params) -> None:
-        if self not in casts:
-            casts.append(self)
-        if self is not casts[0]:
-            original(self, params)
-    monkeypatch.setattr(screencast._Screencast, "_frame", first_cast_mute)
+    casts = only_frames_of(monkeypatch, lambda n, cast: n > 0)  # the first one is mute
     view = s.live_view
     await ok(s, f"goto {base}{STILL}")
-    frames: list = []
-    stop = view.subscribe(frames.append)
-    try:
+    with watching(view) as frames:
         await paint(s, (40, 160, 220))
         await until(lambda: frames and near(colour_of(frames[-1]), (40, 160, 220)), view=view)
         assert view.source == "screencast" and len(casts) == 2  # restarted, not replaced
-    finally:
-        stop()
 
 
 async def test_screenshots_give_way_to_a_screencast_again(s, base, monkeypatch):
@@ -184,27 +199,15 @@ async def test_screenshots_give_way_to_a_screencast_again(s, base, monkeypatch):
     what stalled it may pass (a loaded machine), so a new screencast is tried later."""
     monkeypatch.setattr(screencast, "FIRST_FRAME_S", 0.5)
     monkeypatch.setattr(screencast, "RETRY_S", 1.5)
-    original = screencast._Screencast._frame
-    casts: list = []
-
-    def first_two_casts_mute(self, params) -> None:
-        if self not in casts:
-            casts.append(self)
-        if casts.index(self) >= 2:
-            original(self, params)
-    monkeypatch.setattr(screencast._Screencast, "_frame", first_two_casts_mute)
+    casts = only_frames_of(monkeypatch, lambda n, cast: n >= 2)  # the first two are mute
     view = s.live_view
     await ok(s, f"goto {base}{STILL}")
-    frames: list = []
-    stop = view.subscribe(frames.append)
-    try:
+    with watching(view) as frames:
         await until(lambda: view.source == "screenshot", view=view)  # stalled twice
         await until(lambda: view.source == "screencast" and len(casts) == 3, view=view)
         await paint(s, (200, 40, 120))
         await until(lambda: frames and frames[-1].source == "screencast"
                     and near(colour_of(frames[-1]), (200, 40, 120)), view=view)
-    finally:
-        stop()
 
 
 async def test_a_frame_not_acknowledged_restarts_the_stream(s, base, monkeypatch):
@@ -227,9 +230,7 @@ async def test_a_frame_not_acknowledged_restarts_the_stream(s, base, monkeypatch
     monkeypatch.setattr(screencast._Screencast, "start", first_cast_loses_acks)
     view = s.live_view
     await ok(s, f"goto {base}{STILL}")
-    frames: list = []
-    stop = view.subscribe(frames.append)
-    try:
+    with watching(view) as frames:
         await until(lambda: frames, view=view)
         # Chromium lets a few frames go unacknowledged before it waits: more than that
         for rgb in [(90, 200, 60), (200, 90, 60), (60, 90, 200), (200, 200, 60),
@@ -237,8 +238,6 @@ async def test_a_frame_not_acknowledged_restarts_the_stream(s, base, monkeypatch
             await paint(s, rgb)
             await until(lambda rgb=rgb: near(colour_of(frames[-1]), rgb), view=view)
         assert len(casts) == 2 and view.source == "screencast"
-    finally:
-        stop()
 
 
 async def test_a_screencast_that_does_not_start_gives_way_to_screenshots(s, base,
@@ -251,14 +250,10 @@ async def test_a_screencast_that_does_not_start_gives_way_to_screenshots(s, base
     monkeypatch.setattr(screencast._Screencast, "start", hangs)
     view = s.live_view
     await ok(s, f"goto {base}{STILL}")
-    frames: list = []
-    stop = view.subscribe(frames.append)
-    try:
+    with watching(view) as frames:
         await paint(s, (250, 200, 20))
         await until(lambda: frames and near(colour_of(frames[-1]), (250, 200, 20)), view=view)
         assert view.source == "screenshot"
-    finally:
-        stop()
     await until(lambda: view.source is None, view=view)
 
 
@@ -267,20 +262,11 @@ async def test_a_stream_that_goes_quiet_is_started_again(s, base, monkeypatch, c
     paints nothing: started again after a quiet while, it sends the page as it is now."""
     monkeypatch.setattr(screencast, "REFRESH_S", 1.0)
     caplog.set_level(logging.INFO, logger="cockpit")
-    original = screencast._Screencast._frame
-    casts: list = []
-
-    def first_cast_sends_one(self, params) -> None:
-        if self not in casts:
-            casts.append(self)
-        if self is not casts[0] or self.got == 0:
-            original(self, params)
-    monkeypatch.setattr(screencast._Screencast, "_frame", first_cast_sends_one)
+    # the first cast sends one frame, then nothing
+    casts = only_frames_of(monkeypatch, lambda n, cast: n > 0 or cast.got == 0)
     view = s.live_view
     await ok(s, f"goto {base}{STILL}")
-    frames: list = []
-    stop = view.subscribe(frames.append)
-    try:
+    with watching(view) as frames:
         await until(lambda: casts and casts[0].got == 1, view=view)  # its one frame
         await paint(s, (130, 60, 20))
         await until(lambda: near(colour_of(frames[-1]), (130, 60, 20)), view=view)
@@ -289,5 +275,3 @@ async def test_a_stream_that_goes_quiet_is_started_again(s, base, monkeypatch, c
         await asyncio.sleep(2.5)  # quiet, unchanged: started again, and nothing said
         assert len(casts) >= 3 and caplog.text.count("had stopped sending") == 1
         assert near(colour_of(frames[-1]), (130, 60, 20))
-    finally:
-        stop()
