@@ -53,7 +53,7 @@ if TYPE_CHECKING:
         Invocation, as_ref, command_of, parse, split_chain, split_words,
     )
     from .live.input import WHEEL_WAITED_JS, WHEEL_WATCH_JS
-    from .live.screencast import Frame
+    from .live.streams import Frame
     from .live.video import video_file
     from .language.registry import (
         CATEGORIES, INT, REGISTRY, URL, Arg, CommandSpec, Flag, Registry,

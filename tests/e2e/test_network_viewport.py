@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import Error as PlaywrightError
 
 from cockpit.core import Session
-from cockpit.core.live import screencast
+from cockpit.core.live import streams
 
 from conftest import ok, page
 
@@ -85,7 +85,7 @@ async def test_a_page_without_a_mobile_viewport_is_pictured_zoomed_out_and_point
     if stream == "screenshots":
         async def no_cdp(self) -> None:
             raise PlaywrightError("CDP session is only available in Chromium")
-        monkeypatch.setattr(screencast._Screencast, "start", no_cdp)
+        monkeypatch.setattr(streams.Screencast, "start", no_cdp)
     await ok(s, f"goto {base}{WIDE}")
     frame = await a_frame(s)
     assert frame.source == stream.rstrip("s")

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 
+from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
-from cockpit.core.live import screencast
+from cockpit.core.live import screencast, streams
 from conftest import ok, page
 
 STILL = page("live-still", "<style>body{margin:0;background:rgb(255,255,255)}</style>")
@@ -30,7 +32,7 @@ async def until(check, seconds: float = 10.0, view=None) -> None:
 def only_frames_of(monkeypatch, passes) -> list:
     """A screencast made to stall: a cast's frames reach the view only when
     `passes(n, cast)` (n: the cast's place among those started). The casts, in order."""
-    original = screencast._Screencast._frame
+    original = streams.Screencast._frame
     casts: list = []
 
     def gated(self, params) -> None:
@@ -38,7 +40,7 @@ def only_frames_of(monkeypatch, passes) -> list:
             casts.append(self)
         if passes(casts.index(self), self):
             original(self, params)
-    monkeypatch.setattr(screencast._Screencast, "_frame", gated)
+    monkeypatch.setattr(streams.Screencast, "_frame", gated)
     return casts
 
 
@@ -119,7 +121,7 @@ async def test_the_view_follows_the_active_tab(s, base):
 async def test_without_cdp_screenshots_are_handed_on_when_they_change(s, base, monkeypatch):
     async def no_cdp(self) -> None:
         raise PlaywrightError("CDP session is only available in Chromium")
-    monkeypatch.setattr(screencast._Screencast, "start", no_cdp)
+    monkeypatch.setattr(streams.Screencast, "start", no_cdp)
     view = screencast.LiveView(lambda: s.active.page, s.bus, poll_s=0.1)
     await ok(s, f"goto {base}{STILL}")
     frames: list = []
@@ -156,13 +158,13 @@ async def test_a_watcher_who_comes_while_the_stream_stops_gets_the_page(s, base,
     """A view closed and opened again at once (a web page reloaded, a pane toggled): the
     new watcher came while the last stream was stopping, and must get a stream of its own."""
     stopping = asyncio.Event()
-    original = screencast._Screencast.stop
+    original = streams.Screencast.stop
 
     async def slow_stop(self) -> None:
         stopping.set()
         await asyncio.sleep(0.3)
         await original(self)
-    monkeypatch.setattr(screencast._Screencast, "stop", slow_stop)
+    monkeypatch.setattr(streams.Screencast, "stop", slow_stop)
     view = s.live_view
     await ok(s, f"goto {base}{STILL}")
     first: list = []
@@ -184,7 +186,7 @@ async def test_a_watcher_who_comes_while_the_stream_stops_gets_the_page(s, base,
 async def test_a_screencast_that_sends_no_frame_is_restarted(s, base, monkeypatch):
     """Chromium paints a first frame when a screencast starts; one that sends nothing has
     stalled, and a view must not go on showing nothing (or an old picture)."""
-    monkeypatch.setattr(screencast, "FIRST_FRAME_S", 0.5)
+    monkeypatch.setattr(streams, "FIRST_FRAME_S", 0.5)
     casts = only_frames_of(monkeypatch, lambda n, cast: n > 0)  # the first one is mute
     view = s.live_view
     await ok(s, f"goto {base}{STILL}")
@@ -197,7 +199,7 @@ async def test_a_screencast_that_sends_no_frame_is_restarted(s, base, monkeypatc
 async def test_screenshots_give_way_to_a_screencast_again(s, base, monkeypatch):
     """A screencast that stalled twice gave way to screenshots (two a second, at more cost);
     what stalled it may pass (a loaded machine), so a new screencast is tried later."""
-    monkeypatch.setattr(screencast, "FIRST_FRAME_S", 0.5)
+    monkeypatch.setattr(streams, "FIRST_FRAME_S", 0.5)
     monkeypatch.setattr(screencast, "RETRY_S", 1.5)
     casts = only_frames_of(monkeypatch, lambda n, cast: n >= 2)  # the first two are mute
     view = s.live_view
@@ -213,7 +215,7 @@ async def test_screenshots_give_way_to_a_screencast_again(s, base, monkeypatch):
 async def test_a_frame_not_acknowledged_restarts_the_stream(s, base, monkeypatch):
     """Chromium sends the next frame only once the last was acknowledged: one ack lost
     (the CDP session broke) and the stream would show that frame for ever."""
-    original = screencast._Screencast.start
+    original = streams.Screencast.start
     casts: list = []
 
     async def first_cast_loses_acks(self) -> None:
@@ -227,7 +229,7 @@ async def test_a_frame_not_acknowledged_restarts_the_stream(s, base, monkeypatch
                     raise PlaywrightError("Target closed")
                 return await send(method, params)
             self.cdp.send = no_ack
-    monkeypatch.setattr(screencast._Screencast, "start", first_cast_loses_acks)
+    monkeypatch.setattr(streams.Screencast, "start", first_cast_loses_acks)
     view = s.live_view
     await ok(s, f"goto {base}{STILL}")
     with watching(view) as frames:
@@ -247,7 +249,7 @@ async def test_a_screencast_that_does_not_start_gives_way_to_screenshots(s, base
 
     async def hangs(self) -> None:
         await asyncio.sleep(60)
-    monkeypatch.setattr(screencast._Screencast, "start", hangs)
+    monkeypatch.setattr(streams.Screencast, "start", hangs)
     view = s.live_view
     await ok(s, f"goto {base}{STILL}")
     with watching(view) as frames:
@@ -255,6 +257,72 @@ async def test_a_screencast_that_does_not_start_gives_way_to_screenshots(s, base
         await until(lambda: frames and near(colour_of(frames[-1]), (250, 200, 20)), view=view)
         assert view.source == "screenshot"
     await until(lambda: view.source is None, view=view)
+
+
+async def test_a_screencast_that_starts_late_leaves_nothing_attached(s, base, monkeypatch):
+    """A start given up on after START_S goes on in the background: the CDP session it
+    was making is stopped and detached once it comes (before, the cut-short start left it
+    attached to the page, and nobody held it to detach it); the view shows screenshots."""
+    monkeypatch.setattr(screencast, "START_S", 0.5)
+    casting = contextvars.ContextVar("casting", default=False)
+    made: list[dict] = []
+    start, new_session = streams.Screencast.start, BrowserContext.new_cdp_session
+
+    async def marked_start(self) -> None:
+        casting.set(True)  # (the start runs in a task of its own: its context only)
+        await start(self)
+
+    async def late_session(self, page):
+        cdp = await new_session(self, page)
+        if not casting.get():
+            return cdp
+        made.append(record := {"detached": False})
+        detach = cdp.detach
+
+        async def detached() -> None:
+            record["detached"] = True
+            await detach()
+        cdp.detach = detached
+        if len(made) == 1:
+            await asyncio.sleep(1.5)  # the session exists; the view gives up meanwhile
+        return cdp
+    monkeypatch.setattr(streams.Screencast, "start", marked_start)
+    monkeypatch.setattr(BrowserContext, "new_cdp_session", late_session)
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    with watching(view) as frames:
+        await until(lambda: view.source == "screenshot", view=view)
+        await until(lambda: made and made[0]["detached"], view=view)
+        await paint(s, (40, 160, 90))
+        await until(lambda: frames and near(colour_of(frames[-1]), (40, 160, 90)), view=view)
+        assert view.source == "screenshot"
+    await until(lambda: view.source is None, view=view)
+
+
+async def test_screenshots_go_on_while_a_screencast_is_tried_again(s, base, monkeypatch):
+    """Screenshots stood in for a screencast that would not start; trying one again (each
+    RETRY_S) must not leave the view without pictures while that start is waited for."""
+    monkeypatch.setattr(screencast, "START_S", 3.0)
+    monkeypatch.setattr(screencast, "RETRY_S", 0.5)
+    tries: list[float] = []
+    start = streams.Screencast.start
+
+    async def slow_then_never(self) -> None:
+        tries.append(asyncio.get_running_loop().time())
+        await asyncio.sleep(60)  # never starts
+        await start(self)
+    monkeypatch.setattr(streams.Screencast, "start", slow_then_never)
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    with watching(view) as frames:
+        await until(lambda: view.source == "screenshot", view=view)
+        await until(lambda: len(tries) >= 2, view=view)  # a retry's start is under way
+        await paint(s, (170, 30, 200))
+        # shown while the retry's start is waited for (3 s), by the screenshots that go on
+        await until(lambda: near(colour_of(frames[-1]), (170, 30, 200)), seconds=2.5,
+                    view=view)
+        assert len(tries) == 2 and view.source == "screenshot"
+    await until(lambda: view.source is None, view=view)  # the retry given up, it stopped
 
 
 async def test_a_stream_that_goes_quiet_is_started_again(s, base, monkeypatch, caplog):

@@ -27,7 +27,8 @@ from typing import Callable
 
 from ..base import events as ev
 from ..base.errors import CommandError
-from .screencast import Frame, LiveView
+from .screencast import LiveView
+from .streams import Frame
 
 log = logging.getLogger("cockpit")
 
