@@ -11,15 +11,12 @@ import io
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PIL import Image
 from playwright.async_api import Error as PlaywrightError
 
 from ..base.logs import spawn
-
-if TYPE_CHECKING:
-    from .screencast import LiveView
 
 log = logging.getLogger("cockpit")
 
@@ -47,8 +44,20 @@ class Frame:
         return picture
 
 
+class Viewer(Protocol):
+    """What a stream needs of the view it feeds (screencast.LiveView)."""
+
+    max_width: int
+    max_height: int
+    quality: int
+    poll_s: float
+    latest: Frame | None
+
+    def hand_on(self, frame: Frame) -> None: ...
+
+
 class Stream:
-    def __init__(self, page: Any, view: LiveView) -> None:
+    def __init__(self, page: Any, view: Viewer) -> None:
         self.page = page
         self.view = view
 
@@ -71,7 +80,7 @@ class Stream:
 class Screencast(Stream):
     """Chromium's own: a frame when the page paints, sent once the last one was acked."""
 
-    def __init__(self, page: Any, view: LiveView, refresh: bool = False) -> None:
+    def __init__(self, page: Any, view: Viewer, refresh: bool = False) -> None:
         super().__init__(page, view)
         self.cdp: Any = None
         self.acks: set[asyncio.Task[Any]] = set()
@@ -182,7 +191,7 @@ class Screencast(Stream):
 class Screenshots(Stream):
     """Where there is no screencast: a picture every poll_s, handed on when it changed."""
 
-    def __init__(self, page: Any, view: LiveView) -> None:
+    def __init__(self, page: Any, view: Viewer) -> None:
         super().__init__(page, view)
         self.task: asyncio.Task[Any] | None = None
 
