@@ -98,6 +98,8 @@ async def goto(ctx: CommandContext, a: Invocation) -> Outcome:
             pass
         raise navigation_error(exc, url) from None
     await wait_loaded(ctx.page, url)
+    if ctx.loaded is not None:  # the page's snapshot starts now, alongside the title's ask
+        ctx.loaded()
     status = response.status if response else None
     title = await ctx.page.title()
     # the URL asked for is not news: it is said when the page landed elsewhere (a redirect)

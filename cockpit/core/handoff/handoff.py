@@ -319,19 +319,28 @@ class Handoff:
                                       detail=f"{streak} failed commands in a row ({source})")
         return result
 
-    async def check_page(self, tab: Tab, unchanged_since: Snapshot | None = None
+    def look(self, tab: Tab) -> asyncio.Future[Need | None]:
+        """The page's need, asked now (its round trip alongside the step's diff), for
+        `check_page` to take (`looking`)."""
+        return asyncio.ensure_future(detect_need(tab.page))
+
+    async def check_page(self, tab: Tab, unchanged_since: Snapshot | None = None,
+                         looking: asyncio.Future[Need | None] | None = None
                          ) -> Need | None:
         """After a step that may have changed the page: does it need a person now?
         `unchanged_since`: the snapshot before a step that changed nothing the agent is
         told (no mutation, the URL's fragment moved, a field took the text typed): when
         the last look was at this tab and that very tree, the answer stands without
-        looking again (3-8 ms), and stands for the tab's tree now."""
+        looking again (3-8 ms), and stands for the tab's tree now. `looking`: a look
+        begun once the step had settled (`look`), taken instead of a new one."""
         snapshot = tab.snapshot
         if (unchanged_since is not None and snapshot is not None
                 and self._looked_at(tab, unchanged_since)):
+            if looking is not None:
+                looking.cancel()  # not needed: the last look stands
             self._looked = (tab, snapshot.roots)
             return self.need
-        need = await detect_need(tab.page)
+        need = await (looking if looking is not None else detect_need(tab.page))
         self._looked = (tab, snapshot.roots) if snapshot is not None else None
         old = self.need
         self.need = need

@@ -38,8 +38,8 @@ from .ref_engine import REF_ENGINE, REF_ENGINE_JS
 from .changeset import Diff
 from .diff import diff
 from ..model.refnames import RefNames
-from ..secrets.secret_fields import mask_secrets
-from ..model.snapshot import Node, Snapshot, parse
+from ..secrets.secret_fields import count_secret_fields, mask_secrets
+from ..model.snapshot import VALUE_ROLES, Node, Snapshot, parse
 from .stylesheets import StylesheetRules
 
 if TYPE_CHECKING:
@@ -114,6 +114,9 @@ class Prepared:
     base: Snapshot  # the snapshot they patch
     upto: int
     swaps: list[Swap]
+    # the main document's password fields, counted after the regions were snapshotted
+    # (as `mask_secrets` counts them after a snapshot): still so when the regions are kept
+    fields: list[tuple[Frame, int]]
 
 
 async def prepare(tab: Tracked, before: Snapshot, answered: list[dict[str, Any]]
@@ -135,7 +138,9 @@ async def prepare(tab: Tracked, before: Snapshot, answered: list[dict[str, Any]]
         # Playwright's ref map of the main frame may hold a region only from now on,
         # whether or not `update` keeps these (a dialog may end the command first)
         tab.partial_refs = True
-    return Prepared(before, len(answered), swaps)
+    shows_box = any(node.role in VALUE_ROLES for swap in swaps for node in swap[2].values())
+    fields = await count_secret_fields(tab.page) if shows_box else []
+    return Prepared(before, len(answered), swaps, fields)
 
 
 def _unchanged_since(prepared: Prepared | None, answers: list[Any]) -> bool:
@@ -190,9 +195,10 @@ async def update(tab: Tracked, before: Snapshot, learn: Callable[[str], None],
             return before, Diff()
         after = Snapshot(before.roots, url=url, title=title, doc=before.doc, refs=before.refs)
         return after, Diff(url=(before.url, url) if url != before.url else None)  # same refs
+    kept = prepared if prepared is not None and prepared.base is before and \
+        _unchanged_since(prepared, answers) else None
     try:
-        swaps = prepared.swaps if prepared is not None and prepared.base is before and \
-            _unchanged_since(prepared, answers) else \
+        swaps = list(kept.swaps) if kept is not None else \
             await _main_regions(main, before, first["regions"], tab.names)
         swaps += await _frame_regions(changed_frames, before, swaps, tab.names)
     except (Unplaceable, PlaywrightError) as exc:
@@ -201,13 +207,16 @@ async def update(tab: Tracked, before: Snapshot, learn: Callable[[str], None],
     after, old_part, new_part = before.patched(swaps, url=url, title=title)
     if hidden.any_hidden(old_part) or hidden.any_hidden(new_part):
         # elements a popover hid or showed again keep their refs
-        kept = hidden.keep_refs([(s[0], s[1][0]) for s in swaps if not s[3]], after.refs,
+        same = hidden.keep_refs([(s[0], s[1][0]) for s in swaps if not s[3]], after.refs,
                                 tab.names, before.refs)
-        after.refs, new_part = hidden.rekeyed(after.refs, kept), hidden.rekeyed(new_part, kept)
+        after.refs, new_part = hidden.rekeyed(after.refs, same), hidden.rekeyed(new_part, same)
     new = Snapshot([], url=url, doc=before.doc, refs=new_part)
     # The regions' password fields are masked by the same door as a full snapshot's
-    # (their nodes are the patched snapshot's, so it is masked too) before any diff.
-    _, looked = await mask_secrets(page, new, learn, before=before)
+    # (their nodes are the patched snapshot's, so it is masked too) before any diff;
+    # kept regions come with the count taken after them (the document has not changed
+    # since: `_unchanged_since`), a round trip less on the step's path.
+    _, looked = await mask_secrets(page, new, learn, before=before,
+                                   fields=kept.fields if kept is not None else None)
     if any(frame is not main for frame in looked):
         log.debug("full snapshot: password fields looked up in a frame replaced its refs")
         return None

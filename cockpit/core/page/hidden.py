@@ -278,6 +278,24 @@ async def still_behind(page: Page, roots: list[Node], lost: list[Node]) -> set[s
     return {node.ref for node in await _still_there(page, under) if node.ref}
 
 
+FLEETING_ROLES = ("listbox", "menu", "tooltip")  # popovers that come and go, never "the page"
+
+
+def _fleeting(node: Node) -> bool:
+    """Whether the node is such a popover, or a wrapper of one (its container: a code
+    editor's completion tooltip is the list and an empty box for the details)."""
+    while node.role not in FLEETING_ROLES:
+        inside = [n for n in _ref_children(node) if not _empty(n)]
+        if node.role != "generic" or node.name or len(inside) != 1:
+            return False
+        node = inside[0]
+    return True
+
+
+def _empty(node: Node) -> bool:
+    return node.role == "generic" and not node.name and not node.children
+
+
 def _up(node: Node) -> list[Node]:
     """The node and its ancestors."""
     out: list[Node] = []
@@ -319,9 +337,13 @@ async def settle_behind(page: Page, before: Snapshot | None, after: Snapshot, d:
     lost = [c for c in d.changes if c.kind == "removed"]
     gone: set[str] = set()
     if len(lost) >= BEHIND_MIN:
-        roots = [before.refs[c.ref] for c in lost if not c.inside and c.ref in before.refs]
-        gone = await still_behind(page, roots, [before.refs[c.ref] for c in lost
-                                                if c.ref in before.refs])
+        # a menu, list or tooltip that closed went: it is no page hidden (an editor's
+        # completion list closing at each notebook cell run cost that step a look, ~5 ms)
+        roots = [node for c in lost if not c.inside and c.ref in before.refs
+                 and not _fleeting(node := before.refs[c.ref])]
+        if roots:
+            gone = await still_behind(page, roots, [before.refs[c.ref] for c in lost
+                                                    if c.ref in before.refs])
     inert = await _inert(page, before, d)
     hid, shown = bool(gone) or inert > before.inert, bool(back) or inert < before.inert
     if hid or shown:

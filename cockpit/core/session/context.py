@@ -33,6 +33,10 @@ class Context(Generic[S]):
     # what the running action causes (settle.Watch), while a command that changes the
     # page runs: a quick click hands it its first look at the page (quick_click.py)
     watch: Watch | None = None
+    # called by a handler once the new document it navigated to has loaded, before its
+    # own last round trips (goto's title): the step's snapshot of it starts then
+    # (execute._mutate), as settling would start it when the handler returns
+    loaded: Callable[[], None] | None = None
 
     @property
     def page(self) -> Page:

@@ -165,6 +165,7 @@ async def _mutate(session: Engine, ctx: Context[Engine], inv: Invocation) -> Out
         covered.append(len(watch.changes))
         prepared.append(asyncio.ensure_future(changes.prepare(tab, before,
                                                               list(watch.changes))))
+    ctx.loaded = loaded
     try:
         try:
             outcome = await inv.spec.handler(ctx, inv)

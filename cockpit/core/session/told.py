@@ -78,9 +78,27 @@ async def with_diff(session: Engine, ctx: Context[Engine], outcome: Outcome,
         early[0].cancel()
         early = None
     before = early[1] if early is not None else active.snapshot
-    after, d = await (_update_after_early(active, *early) if early is not None else
-                      _update(active, incremental if active is ctx.tab else None,
-                              prepared if active is ctx.tab else None))
+    # The page's need is looked for now, its round trip alongside the diff's, unless the
+    # step typed into a field in place: its own value is mostly all that changed, and the
+    # last look then stands without one (handoff.check_page).
+    looking = None
+    if active.dialog is None and not (inv.spec.typed_text and incremental is not None):
+        looking = session.handoff.look(active)
+    # Likewise the messages of a new document the command did not name (a submit's, a
+    # link's: `_said`), when it went to one.
+    reading = None
+    if active.dialog is None and active is ctx.tab and watch is not None and \
+            watch.navigated and "title" not in outcome.data:
+        reading = asyncio.ensure_future(page_news.read(active.page))
+    try:
+        after, d = await (_update_after_early(active, *early) if early is not None else
+                          _update(active, incremental if active is ctx.tab else None,
+                                  prepared if active is ctx.tab else None))
+    except BaseException:
+        for task in (looking, reading):
+            if task is not None:
+                task.cancel()
+        raise
     data = dict(outcome.data)
     data["tab"] = active.info()
     if refused:
@@ -89,30 +107,36 @@ async def with_diff(session: Engine, ctx: Context[Engine], outcome: Outcome,
         _drop_expected(d, inv, outcome, after)
     # nothing the agent is told changed in the document (a URL-only step, or a fill whose
     # only change was its own value): the need stands, as the last look at `before` saw
-    # it. (A popover's lines, below, neither make nor empty a diff.) Asked now: its round
-    # trip goes alongside the popover's and the news's.
+    # it. (A popover's lines, below, neither make nor empty a diff.) Asked now, unless
+    # begun above: its round trip goes alongside the popover's and the news's.
     same = (after is not None and before is not None and d is not None and not d.changes
             and after.doc == before.doc)
     checking = None
     if active.dialog is None:
         checking = (session.handoff.need, asyncio.ensure_future(
-            session.handoff.check_page(active, before if same else None)))
+            session.handoff.check_page(active, before if same else None, looking)))
+    elif looking is not None:
+        looking.cancel()  # a dialog opened meanwhile: the page cannot answer
     try:
         await _said(active, lines, outcome, inv, watch, before, after, d, data,
-                    bool(refused))
+                    bool(refused), reading)
     except BaseException:
         if checking is not None:
             checking[1].cancel()
         raise
+    finally:
+        if reading is not None:
+            reading.cancel()  # (read: a no-op) not needed, the step went to no new page
     return await with_needs(session, active, Outcome("\n".join(lines), data),
                              checking=checking)
 
 
 async def _said(active: Tab, lines: list[str], outcome: Outcome, inv: Invocation,
                 watch: Watch | None, before: Snapshot | None, after: Snapshot | None,
-                d: Diff | None, data: dict[str, Any], refused: bool) -> None:
+                d: Diff | None, data: dict[str, Any], refused: bool,
+                reading: asyncio.Future[list[dict[str, Any]]] | None = None) -> None:
     """The diff's lines (after a new page: where it is and what it says first), added
-    to `lines` and `data`."""
+    to `lines` and `data`. `reading`: the new page's messages, asked for already."""
     if after is not None and d is not None:
         await settle_behind(active.page, before, after, d)  # a popover hid the page
         data["diff"] = d.to_json()
@@ -124,7 +148,7 @@ async def _said(active: Tab, lines: list[str], outcome: Outcome, inv: Invocation
                 watch.nav_request is not None else None
             lines.append(page_news.page_line(after.url, after.title,
                                              before.url if before else None, method))
-            news = await page_news.read(active.page)
+            news = await (reading if reading is not None else page_news.read(active.page))
             lines += page_news.lines(news, after)
             if news:
                 data["messages"] = news
