@@ -78,11 +78,13 @@ async def with_diff(session: Engine, ctx: Context[Engine], outcome: Outcome,
         early[0].cancel()
         early = None
     before = early[1] if early is not None else active.snapshot
-    # The page's need is looked for now, its round trip alongside the diff's, unless the
-    # step typed into a field in place: its own value is mostly all that changed, and the
-    # last look then stands without one (handoff.check_page).
+    # The page's need is looked for now, its round trip alongside the diff's, when the
+    # step went to a new page or changed the document; not when it changed nothing, or
+    # typed into a field in place (its own value mostly all that changed): the last look
+    # then stands without one (handoff.check_page).
     looking = None
-    if active.dialog is None and not (inv.spec.typed_text and incremental is not None):
+    if active.dialog is None and watch is not None and (watch.navigated or (
+            not inv.spec.typed_text and _changed(watch))):
         looking = session.handoff.look(active)
     # Likewise the messages of a new document the command did not name (a submit's, a
     # link's: `_said`), when it went to one.
@@ -129,6 +131,13 @@ async def with_diff(session: Engine, ctx: Context[Engine], outcome: Outcome,
             reading.cancel()  # (read: a no-op) not needed, the step went to no new page
     return await with_needs(session, active, Outcome("\n".join(lines), data),
                              checking=checking)
+
+
+def _changed(watch: Watch) -> bool:
+    """Whether the change tracker's answers while settling name a change of the document
+    (a region, a change it could not place, a failed look); none given: not known."""
+    return any(isinstance(a, dict) and (a.get("regions") or a.get("global") or "failed" in a)
+               for a in watch.changes)
 
 
 async def _said(active: Tab, lines: list[str], outcome: Outcome, inv: Invocation,
