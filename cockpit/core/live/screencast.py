@@ -202,7 +202,6 @@ class LiveView:
         self.source = "screenshot"
         return polled
 
-
     async def _cast(self, page: Any, refresh: bool = False) -> Screencast | None:
         """A screencast of the page, started; None when it cannot be (no CDP), or did not
         start in START_S (then tried again after RETRY_S)."""
@@ -216,11 +215,14 @@ class LiveView:
             log.debug("no screencast (%s): periodic screenshots", exc)
             await cast.stop()  # a session made before the call that failed
             return None
-        except TimeoutError:
-            log.warning("the screencast did not start in %g s: screenshots instead", START_S)
+        except (TimeoutError, asyncio.CancelledError) as exc:
+            # given up on (or the view closes meanwhile): stopped once it is done
             cast.abandon(starting)
             self._late.add(starting)
             starting.add_done_callback(self._late.discard)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            log.warning("the screencast did not start in %g s: screenshots instead", START_S)
             self._fell_back = time.perf_counter()
             return None
         self.source = "screencast"
