@@ -299,6 +299,33 @@ async def test_a_screencast_that_starts_late_leaves_nothing_attached(s, base, mo
     await until(lambda: view.source is None, view=view)
 
 
+async def test_a_view_closed_while_a_screencast_starts_stops_that_start_at_once(
+        s, base, monkeypatch):
+    """The session ends (Ctrl+Q, a browser gone) while a screencast's start hangs: the
+    view closes at once rather than waiting START_S for a start whose browser is going,
+    and that start is stopped, not left running after the session."""
+    monkeypatch.setattr(screencast, "START_S", 20.0)
+    starts: list[str] = []
+
+    async def hangs(self) -> None:
+        starts.append("waiting")
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            starts.append("stopped")
+            raise
+    monkeypatch.setattr(streams.Screencast, "start", hangs)
+    view = s.live_view
+    await ok(s, f"goto {base}{STILL}")
+    frames: list = []
+    view.subscribe(frames.append)
+    await until(lambda: starts, view=view)
+    closing = asyncio.ensure_future(view.close())
+    await until(closing.done, seconds=2.5, view=view)  # (it waited 5 s for the loop)
+    await until(lambda: starts == ["waiting", "stopped"], seconds=2.0, view=view)
+    assert view.source is None
+
+
 async def test_screenshots_go_on_while_a_screencast_is_tried_again(s, base, monkeypatch):
     """Screenshots stood in for a screencast that would not start; trying one again (each
     RETRY_S) must not leave the view without pictures while that start is waited for."""

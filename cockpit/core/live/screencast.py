@@ -68,6 +68,7 @@ class LiveView:
         self.source: str | None = None  # how frames come now: screencast, screenshot
         self._fell_back: float | None = None  # when screenshots replaced a screencast
         self._late: set[asyncio.Future[None]] = set()  # starts given up on, still going
+        self._starting: asyncio.Future[None] | None = None  # a start waited for now
         # `cockpit web`s serving this session's live view, newest last: (its URL without
         # the token, as agents and recordings may see it; with the token, for people)
         self._web: list[tuple[str, str]] = []
@@ -122,12 +123,14 @@ class LiveView:
         if self._unsubscribe_bus is not None:
             self._unsubscribe_bus()
             self._unsubscribe_bus = None
-        if self._task is not None:
+        task, self._task = self._task, None  # (a second close meanwhile: nothing to end)
+        if task is not None:
+            if self._starting is not None:  # the browser goes: a start will not end well
+                task.cancel()  # (its loop would wait it out, up to START_S)
             try:
-                await asyncio.wait_for(self._task, 5)
+                await asyncio.wait_for(task, 5)
             except (TimeoutError, asyncio.CancelledError):
-                self._task.cancel()
-            self._task = None
+                task.cancel()
         for starting in list(self._late):  # the browser goes: they never will
             starting.cancel()
 
@@ -208,7 +211,7 @@ class LiveView:
         cast = Screencast(page, self, refresh)
         # shielded: a start cut short could leave the CDP session it was making attached
         # to the page with nobody to detach it
-        starting = asyncio.ensure_future(cast.start())
+        starting = self._starting = asyncio.ensure_future(cast.start())
         try:
             await asyncio.wait_for(asyncio.shield(starting), START_S)
         except PlaywrightError as exc:  # no CDP here (Firefox, WebKit): screenshots
@@ -225,6 +228,8 @@ class LiveView:
             log.warning("the screencast did not start in %g s: screenshots instead", START_S)
             self._fell_back = time.perf_counter()
             return None
+        finally:
+            self._starting = None
         self.source = "screencast"
         return cast
 
