@@ -10,7 +10,7 @@ import urllib.parse
 
 import pytest
 
-from conftest import fails, ok, ref_of
+from conftest import fails, ok, page, ref_of
 
 OPENER = """<!doctype html><html><head><title>Product</title></head><body><main>
 <h1>Product</h1><label for=cat>Category</label>
@@ -122,6 +122,30 @@ async def test_a_same_url_post_says_where_it_is_its_title_and_its_errors_first(s
     assert lines[2] == "alert: Please correct the errors below.", r.output
     assert lines[3].endswith('textbox "Email": Enter a valid email address.'), r.output
     assert {m["kind"] for m in r.data["messages"]} == {"alert", "error"}
+
+
+STYLED = page("news-styled", """
+<p class="message-error">no such column: nope</p>
+<div class="notice notice-success"><p>Settings saved.</p></div>
+<div class="flash">Signed out.</div>
+<div class="message">a chat message, not a word from the page</div>
+<form class="error"><input name=q aria-label=Query></form>
+<ul>""" + "".join(f"<li class='row error'>log line {i}</li>" for i in range(5)) + "</ul>")
+TO_STYLED = page("news-link", f"<a href='{STYLED}'>Run</a>")
+
+
+async def test_a_new_page_says_the_messages_it_styles_as_such(s, base):
+    """Apps tell their messages apart by class, not only by role or Django's names:
+    Datasette's `message-error`, WordPress's `notice notice-success`, Rails' `flash`.
+    Not a chat's `message`, a form styled `error`, nor rows that all wear `error`."""
+    await ok(s, f"goto {base}{TO_STYLED}")
+    await ok(s, "snapshot -i")
+    r = await ok(s, f"click {ref_of(s, 'link', 'Run')}")
+    lines = r.output.splitlines()
+    assert lines[2:5] == ["alert: no such column: nope", "message: Settings saved.",
+                          "message: Signed out."], r.output
+    assert [m["text"] for m in r.data["messages"]] == [
+        "no such column: nope", "Settings saved.", "Signed out."], r.data["messages"]
 
 
 async def test_raw_playwright_errors_are_said_in_words(s, base):

@@ -61,3 +61,16 @@ async def test_a_recorded_editor_fill_replays_and_its_export_selects_with_the_ke
     assert not recording.problems
     code = export.to_pytest(recording, "walk")
     assert code.index(".press('ControlOrMeta+a')") < code.index(".fill('select 2')")
+
+
+async def test_a_query_the_server_refuses_says_its_error_first(s, explorer):
+    """Datasette answers a query it cannot run with the page again, its error in a
+    `<p class="message-error">` (no role): the result says it, not only the new page's
+    title (the result said `new page …: "shop: select nope …"` and its controls)."""
+    await ok(s, f"goto {explorer}/shop?sql=select+1")
+    await ok(s, "snapshot -i")
+    await ok(s, f'fill {ref_of(s, "textbox", "")} "select nope from products"')
+    ran = await ok(s, f'click {ref_of(s, "button", "Run SQL")}')
+    lines = ran.output.splitlines()
+    assert lines[1].startswith("new page ") and "select nope from products" in lines[1]
+    assert lines[2] == "alert: no such column: nope", ran.output

@@ -3,8 +3,10 @@
 A server-rendered form answers with a whole new page, whether it saved, refused a field
 or asks to confirm: the diff of a new page is only a count (`new page, +128`). What tells
 them apart is what the page says to the person: its title, and its alerts, status lines
-and messages (`role=alert`, `role=status`, Django's `.messagelist`), its error lists and
-the fields marked invalid with their errors. Those come first in the result.
+and messages (`role=alert`, `role=status`, Django's `.messagelist`, and any element the
+page styles as one by its class's words: `message-error`, `flash`, `notice-success`), its
+error lists and the fields marked invalid with their errors. Those come first in the
+result.
 """
 
 from __future__ import annotations
@@ -62,6 +64,42 @@ NEWS_JS = r"""
     const f = row && row.querySelector('input:not([type=hidden]), select, textarea');
     add('error', el, f ? labelOf(f) : '');
   }
+  // Any other element its page styles as a message, told by the words of a class:
+  // a message word with a level (Datasette's `message-error`, GitHub's `flash-error`,
+  // WordPress's `notice-success`, `msg-warning`), or a class that is a level or a message
+  // kind by itself (`error`, `flash`, `notice` in Rails). Short texts holding no field
+  // (a form styled `error` is not a message); a class worn by more than MANY of them is
+  // the page's data (a log's `error` rows, a status board), not what it says now.
+  const MANY = 3;
+  const MESSAGE = new Set(['message', 'messages', 'msg', 'flash', 'notice', 'notification',
+                           'alert', 'callout', 'toast', 'snackbar', 'feedback', 'banner']);
+  const LEVEL = new Set(['error', 'errors', 'danger', 'fail', 'failure', 'invalid',
+                         'warning', 'warn', 'success', 'info', 'notice', 'alert']);
+  const ALONE = new Set(['error', 'errors', 'alert', 'flash', 'notice', 'warning', 'danger']);
+  const BAD = new Set(['error', 'errors', 'danger', 'fail', 'failure', 'invalid']);
+  // each class that can match holds one of these (a message word, or a level alone);
+  // the browser's own matching finds them (most elements have none)
+  const HINTS = ['err', 'danger', 'warn', 'notice', 'alert', 'flash', 'messag', 'msg',
+                 'notif', 'toast', 'callout', 'snackbar', 'feedback', 'banner'];
+  const hinted = HINTS.map((w) => `[class*="${w}" i]`).join(',');
+  const styled = [];
+  for (const el of document.body ? document.body.querySelectorAll(hinted) : []) {
+    const names = el.getAttribute('class') || '';
+    let kind = '';
+    for (const token of names.split(/\s+/)) {
+      const parts = token.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().split(/[-_]+/);
+      if (!(ALONE.has(token.toLowerCase()) || parts.some((w) => MESSAGE.has(w) &&
+            parts.some((v) => v !== w && LEVEL.has(v)))))
+        continue;
+      kind = parts.some((w) => BAD.has(w)) ? 'alert' : kind || 'message';
+    }
+    if (kind && !el.querySelector('input:not([type=hidden]), select, textarea') &&
+        words(el).length <= 300 && shown(el))
+      styled.push([kind, el, names]);
+  }
+  const worn = new Map();
+  for (const [, , names] of styled) worn.set(names, (worn.get(names) || 0) + 1);
+  for (const [kind, el, names] of styled) if (worn.get(names) <= MANY) add(kind, el);
   return out;
 }
 """
