@@ -330,6 +330,29 @@ def base():
     server.server_close()
 
 
+PYDOC = Path("/usr/share/doc/python3-doc/html")  # Debian's python3-doc: Python's own docs
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # one line per file request would bury the output
+
+
+@pytest.fixture(scope="session")
+def pydoc_url():
+    """Python's own documentation (Debian's python3-doc, a Sphinx site) served over HTTP."""
+    if not (PYDOC / "library" / "stdtypes.html").exists():
+        pytest.skip(f"python3-doc is not installed ({PYDOC} missing): apt-get install "
+                    "python3-doc")
+    from functools import partial
+    handler = partial(QuietHandler, directory=str(PYDOC))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
 class SocketPeer:
     """A Unix socket in the sessions' directory with a .json that names this process, so
     clients take it for a live session `name`; `handle(conn)` answers each connection, in

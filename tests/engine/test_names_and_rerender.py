@@ -3,20 +3,14 @@ rebuilt from scratch (issue 13)."""
 
 from __future__ import annotations
 
-import http.server
 import re
-import threading
-from functools import partial
-from pathlib import Path
 
-import pytest
 from conftest import ok, ref_of
 
 from cockpit.core.page.diff import diff
 from cockpit.core.page.render import View, render
 from cockpit.core.model.snapshot import Snapshot
 
-PYDOC = Path("/usr/share/doc/python3-doc/html")
 # A line of `snapshot -i`: the ref, the role, then the name in double quotes, before any
 # mark.
 REF = r"@(?:f\d+)?e\d+"  # as Playwright gives it; a later document's refs carry `f1`
@@ -60,24 +54,6 @@ async def test_refs_pane_and_completion_get_the_names(s, site):
     assert all(NAMED.match(line) for line in out.splitlines() if "textbox" not in line), out
     assert any(role == "link" and name == "repr()" for _, role, name in s.refs())
     assert any(name == "repr()" for _, _, name, _ in s.refs_info())
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass  # one line per file request would bury the output
-
-
-@pytest.fixture(scope="module")
-def pydoc_url():
-    if not (PYDOC / "library" / "stdtypes.html").exists():
-        pytest.skip(f"python3-doc is not installed ({PYDOC} missing): apt-get install "
-                    "python3-doc")
-    handler = partial(QuietHandler, directory=str(PYDOC))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
 
 
 # Interactive elements a person could use: visible ones, by the browser's own test.

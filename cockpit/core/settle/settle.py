@@ -87,7 +87,8 @@ HOLD_S = 0.25
 ANSWERED_TIMER_MS = 16  # after a socket's answer, timers due later than this are not waited
 async def probe(page: Page, since_ms: float, changes: bool | str = False,
                 frame: bool = True, click_id: str | None = None,
-                hold: tuple[str, float] | None = None) -> dict[str, Any] | None:
+                hold: tuple[str, float] | None = None,
+                limit_ms: float = TIMER_LIMIT_MS) -> dict[str, Any] | None:
     """What the page still has going for an action begun at `since_ms`; None when it
     cannot say (no init script, or a navigation replacing the document). `changes`: when
     the page is quiet, or a socket's answer has come and no fetch is left, the answer
@@ -98,13 +99,14 @@ async def probe(page: Page, since_ms: float, changes: bool | str = False,
     the page's fetches, the caller does not wait on the DOM). `click_id`: sent before a
     quick click, it answers once that click is over (quick_click.py). `hold`: (mode,
     seconds): the page first waits, that long at most, while only its socket is waited
-    for (PROBE_JS `held`)."""
+    for (PROBE_JS `held`). `limit_ms`: timers due later than this after `since_ms` are
+    not the action's."""
     quiet_ms = MUTATION_QUIET_S * 1000 if frame else 0
     socket = [WS_QUIET_S * 1000, WS_RENDERED_QUIET_S * 1000, WS_ASKED_CAP_S * 1000]
     held = None if hold is None else [hold[0], hold[1] * 1000]
     try:
         state: dict[str, Any] | None = await page.evaluate(
-            PROBE_JS, [since_ms, TIMER_LIMIT_MS, quiet_ms, changes, click_id, socket, held])
+            PROBE_JS, [since_ms, limit_ms, quiet_ms, changes, click_id, socket, held])
         return state
     except PlaywrightError as exc:  # a document going away mid-call: the caller handles it
         log.debug("settle probe failed: %s", exc)
@@ -197,6 +199,7 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
     cap = LOAD_CAP_S if cap is None else cap  # read now: a test shortens it
     deadline, chain_end = start + cap, start + CHAIN_CAP_S
     note, scripted, nav_asked, last_look = "", True, 0.0, False
+    rendering = ""  # a new page still rendering in steps when we stopped following it
     hold: tuple[str, float] | None = None  # the next look waits in the page (probe)
     prepared = on_quiet is None  # on_quiet was called: the next hold is for the quiet
     while time.monotonic() < deadline:
@@ -207,7 +210,7 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
             if not note:
                 if on_load is not None:
                     on_load()
-                await _new_page_work(page, watch, deadline)
+                rendering = await _new_page_work(page, watch, deadline)
                 quiet = min(quiet, IDLE_AFTER_LOAD_QUIET_S if await _nothing_loading(page)
                             else AFTER_LOAD_QUIET_S)
             break
@@ -269,7 +272,7 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
         await asyncio.sleep(delay)
     else:
         note = "the page was still busy after the action"
-    note = note or await _network_quiet(watch, quiet, deadline)
+    note = note or await _network_quiet(watch, quiet, deadline) or rendering
     if watch.downloads:
         await asyncio.wait(watch.downloads, timeout=max(0.1, deadline - time.monotonic()))
     watch.open = False
@@ -278,10 +281,17 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
 
 async def _follow_navigation(page: Page, watch: Watch, deadline: float) -> str:
     """A navigation started: wait for its document to commit, then for `load`."""
-    while not watch.committed and not watch.nav_done and time.monotonic() < deadline:
-        await asyncio.sleep(0.01)
-    if not watch.committed and watch.nav_done:
+    while time.monotonic() < deadline:
+        while not watch.committed and not watch.nav_done and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        if watch.committed or not watch.nav_done:
+            break
         await asyncio.sleep(0.05)  # the commit event may trail the request's end
+        if watch.committed or watch.nav_done:
+            break  # (ended with no document: a 204, a download)
+        # a new request of the navigation began meanwhile: a redirect's next hop (a
+        # POST answered 302, its GET), followed as the first (it was said "still
+        # loading after 10 s", at once, and its page's messages went unread)
     if not watch.committed and not watch.nav_done:
         return f"the page was still loading after {deadline - watch.started:.0f} s"
     try:
@@ -295,21 +305,26 @@ async def _follow_navigation(page: Page, watch: Watch, deadline: float) -> str:
     return ""
 
 
-async def _new_page_work(page: Page, watch: Watch, deadline: float) -> None:
+async def _new_page_work(page: Page, watch: Watch, deadline: float) -> str:
     """Wait for what the new document set going at its load: its fetches and XHRs, and
     an app that renders over a WebSocket (Streamlit) its first render: the socket's
     first messages, the scripts they make it load, the DOM they change. The socket's
-    waits are bounded from the load (WS_REPLY_CAP_S), the rest by CHAIN_CAP_S."""
+    waits are bounded from the load (WS_REPLY_CAP_S), the rest by CHAIN_CAP_S. And a page
+    that renders in steps after its load, a short timer after another (`_rendering`),
+    until it stops; a note when it had not by CHAIN_CAP_S, else ''."""
     loaded = time.monotonic()
     until = min(deadline, loaded + max(CHAIN_CAP_S, WS_REPLY_CAP_S))
     followed = False  # the page's sockets spoke: its requests and DOM are followed too
+    # its own timers count from its load (an action's from the action), and still do
+    # when it is given up on (`_rendering` then says so)
+    limit = time.time() * 1000 - watch.since_ms + CHAIN_CAP_S * 1000 + TIMER_LIMIT_MS
     while time.monotonic() < until and not page.is_closed():
-        state = await probe(page, watch.since_ms, frame=followed)
+        state = await probe(page, watch.since_ms, frame=followed, limit_ms=limit)
         if not state:
-            return
+            return ""
         if state.get("closing"):
             await _until_closed(page, watch)
-            return
+            return ""
         elapsed = time.monotonic() - loaded
         ws = _socket_delay(state, elapsed)
         followed = followed or ws is not None or state.get("wsIn", -1) >= 0
@@ -319,8 +334,14 @@ async def _new_page_work(page: Page, watch: Watch, deadline: float) -> None:
         if not followed and 0 <= state.get("fetched", -1) < SOCKET_GRACE_S * 1000:
             await asyncio.sleep(0.02)  # its answers may open the app's socket next
             continue
+        if _rendering(state):
+            if elapsed > CHAIN_CAP_S:
+                return f"the page was still changing {CHAIN_CAP_S:g} s after it loaded " \
+                    "(one timer after another): `snapshot -i` shows it as it is now"
+            await asyncio.sleep(min(max(float(state["next"]) / 1000, 0.005), 0.05))
+            continue
         if not followed or elapsed > CHAIN_CAP_S:
-            return
+            return ""
         if watch.pending:  # what the messages made it load (a widget's script)
             await asyncio.sleep(0.02)
             continue
@@ -331,7 +352,16 @@ async def _new_page_work(page: Page, watch: Watch, deadline: float) -> None:
         if 0 <= mutated < RENDER_QUIET_S * 1000:  # a framework renders in steps
             await asyncio.sleep(RENDER_QUIET_S - mutated / 1000)
             continue
-        return
+        return ""
+    return ""
+
+
+def _rendering(state: dict[str, Any]) -> bool:
+    """Whether a loaded page is still rendering in steps: a timeout of its own due within
+    50 ms (PROBE_JS `stepped`; not an animation's frame callbacks) and its DOM changed
+    within RENDER_QUIET_S. (Sphinx's search page adds a result each 5 ms, for a second
+    and more: the step's result had half of them, and said nothing of the rest.)"""
+    return bool(state.get("stepped")) and 0 <= state["mutated"] < RENDER_QUIET_S * 1000
 
 
 async def _nothing_loading(page: Page) -> bool:

@@ -302,6 +302,7 @@ async ([since, limit, quietMs, changes, clickId, socket, hold]) => {
   const POST_MS = 100;  // a MessageChannel message not taken by then is not waited for
   const CLICK_MS = 1000;  // the click guard's own expiry (quick_click.py)
   const FRAME_MS = 20;  // a frame's own rendering (60 Hz, and some): the page's work
+  const STEP_MS = 50;  // a timeout due this soon, the DOM just changed: rendering in steps
   const MSG_ASKED_MS = 100;  // a control disabled this near the action's ask: its waiting
   const S = window.__cockpitSettle;
   if (clickId !== null && S && S.untilClicked) {  // (a page of an older Cockpit: not)
@@ -343,10 +344,13 @@ __SOCKETS_PROBE__
 
   function state() {
     const now = Date.now();
-    let timers = 0, next = Infinity;
+    let timers = 0, next = Infinity, stepped = 0;
     for (const [key, t] of S.timers) {
       if (t.post && now - t.due > POST_MS) { S.timers.delete(key); continue; }  // not taken
       if (t.root >= since && t.due <= since + limit) { timers++; next = Math.min(next, t.due); }
+      // a timeout due soon: a page rendering in steps (settle.py's _rendering; not a
+      // frame's callback, which an animation asks for again and again)
+      if (t.root >= since && t.raf === undefined && !t.post && t.due - now <= STEP_MS) stepped++;
     }
     let fetches = 0;
     for (const f of S.fetches) if (f.root >= since) fetches++;
@@ -359,7 +363,7 @@ __SOCKETS_PROBE__
         if (left > 0 && left <= limit) anim = Math.max(anim, left);
       }
     }
-    const o = {timers, next: timers ? Math.max(0, next - now) : 0, fetches, anim,
+    const o = {timers, next: timers ? Math.max(0, next - now) : 0, stepped, fetches, anim,
             nav: S.nav >= since, open: S.open >= since, download: S.download >= since,
             chooser: S.chooser >= since, missed, closing: S.closing >= since,
             refused: S.refused >= since ? S.invalid : null,
