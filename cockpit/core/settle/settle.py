@@ -19,7 +19,8 @@ from typing import Any, Callable
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from .settle_js import LOADING_JS, PROBE_JS, TIMER_LIMIT_MS
+from .loading_js import LOADING_JS
+from .settle_js import PROBE_JS, TIMER_LIMIT_MS
 from .watch import Watch
 
 log = logging.getLogger("cockpit.settle")
