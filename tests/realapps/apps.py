@@ -204,6 +204,7 @@ def notebook() -> Iterator[str]:
 # --- a Streamlit app: a websocket data app with BaseWeb widgets ----------------------
 STREAMLIT_APP = '''import streamlit as st
 
+st.set_page_config(page_title="Plant orders")  # the app names its tab as it renders
 st.title("Plant orders")
 category = st.selectbox("Category", ["Garden", "Kitchen", "Tools"])
 quantity = st.slider("Quantity", 1, 20, 2)

@@ -1,7 +1,7 @@
 """What Cockpit says happened, on real apps: Django's admin (its "add another" popup that
 posts and closes itself, a form's validation errors, the sign-in form's `required`
-fields) and a Streamlit app (its first render over a WebSocket, a re-render that lands
-after the click)."""
+fields) and a Streamlit app (its first render over a WebSocket, the title it sets then, a
+re-render that lands after the click)."""
 
 from __future__ import annotations
 
@@ -91,6 +91,10 @@ async def test_streamlit_goto_waits_for_the_first_render_and_clicks_for_the_rere
         data_app):
     async with Session("real-settle-data") as s:
         r = await _ok(s, f"goto {data_app}")
+        # the app names its tab as it renders, after `load`: the goto says the name it
+        # has now (it said `opened: Streamlit`, the HTML's, while the tab read another)
+        assert r.output.splitlines()[0] == "opened: Plant orders", r.output
+        assert r.data["title"] == "Plant orders" == r.data["tab"]["title"], r.data
         # the widgets come over the WebSocket after `load`: the goto lists them all
         for control in ('combobox "Category"', 'slider "Quantity', 'textbox "Note"',
                         'checkbox "Urgent"', 'button "Place order"'):

@@ -102,6 +102,8 @@ async def with_diff(session: Engine, ctx: Context[Engine], outcome: Outcome,
                 task.cancel()
         raise
     data = dict(outcome.data)
+    if lines and lines[0] == outcome.output and after is not None and active is ctx.tab:
+        lines[0] = _retitled(outcome.output, data, after.title)
     data["tab"] = active.info()
     if refused:
         lines.append(_refusal(refused, after or active.snapshot))
@@ -131,6 +133,22 @@ async def with_diff(session: Engine, ctx: Context[Engine], outcome: Outcome,
             reading.cancel()  # (read: a no-op) not needed, the step went to no new page
     return await with_needs(session, active, Outcome("\n".join(lines), data),
                              checking=checking)
+
+
+def _retitled(said: str, data: dict[str, Any], title: str) -> str:
+    """The step's own line with the page's title as it is now, where it named the title
+    it had at `load` (`goto`'s `opened: Title`): an app that renders in the browser sets
+    its title as it renders (Gradio's, a router's), after `load`, and `goto` said
+    `opened` with no title, or the one its HTML starts with."""
+    old = data.get("title")
+    if not isinstance(old, str) or not title or title == old:
+        return said
+    data["title"] = title
+    if not old:  # `opened` or `opened URL (404)`, and maybe `; a hint`
+        head, sep, rest = said.partition("; ")
+        return f"{head}: {title}{sep}{rest}"
+    head, sep, rest = said.partition(f": {old}")
+    return f"{head}: {title}{rest}" if sep else said
 
 
 def _changed(watch: Watch) -> bool:
