@@ -129,6 +129,14 @@ def explorer(realapps_venv):
 
 
 @pytest.fixture(scope="session")
+def model_demo(realapps_venv):
+    """A Gradio app (a form whose answer comes through its queue): its URL."""
+    import apps
+    with apps.model_demo() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
 def site():
     with DemoSite(captcha_text="K7RWM") as demo:
         yield demo
@@ -295,6 +303,12 @@ def stylesheet(name: str, css: str) -> str:
     return f"/{name}.css"
 
 
+def script(name: str, js: str) -> str:
+    """Serve a script (a module, too) at /NAME.js."""
+    PAGES[name + ".js"] = js
+    return f"/{name}.js"
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         name = self.path.strip("/").split("?")[0].split("#")[0]
@@ -302,7 +316,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             time.sleep(int(self.path.split("slow=")[1].split("&")[0]) / 1000)
         html = PAGES.get(name)
         self.send_response(200 if html else 404)
-        kind = "text/css" if name.endswith(".css") else "text/html"
+        kind = "text/css" if name.endswith(".css") else \
+            "text/javascript" if name.endswith(".js") else "text/html"
         self.send_header("Content-Type", f"{kind}; charset=utf-8")
         self.end_headers()
         body = (html or "missing").encode()

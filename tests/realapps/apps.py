@@ -2,8 +2,8 @@
 
 The apps come from the registries (requirements.txt), installed into a venv of their own
 by `.ci/realapps` (cached outside the checkout). Only their configuration is ours: the
-Django project's settings and models (shop_site/), a notebook file, a Streamlit script.
-Nothing here imitates an app; every page a test sees is the app's own.
+Django project's settings and models (shop_site/), a notebook file, a Streamlit script,
+a Gradio script. Nothing here imitates an app; every page a test sees is the app's own.
 """
 
 from __future__ import annotations
@@ -255,14 +255,55 @@ def explorer() -> Iterator[str]:
             yield url
 
 
-if __name__ == "__main__":  # `python tests/realapps/apps.py shop|notebook|data|explorer`: try one
+# --- Gradio: a model's demo page, a Svelte app of modules, its queue over SSE ---------
+GRADIO_APP = '''import time
+
+import gradio as gr
+
+
+def greet(name, greeting, shout):
+    time.sleep(0.2)  # a model's work
+    if not name:
+        raise gr.Error("Please type a name first")
+    text = f"{greeting}, {name}!"
+    return text.upper() if shout else text
+
+
+with gr.Blocks(title="Greeter") as demo:
+    name = gr.Textbox(label="Name", placeholder="Your name")
+    greeting = gr.Dropdown(["Hello", "Hi", "Good morning"], value="Hello", label="Greeting")
+    shout = gr.Checkbox(label="Shout")
+    button = gr.Button("Greet", variant="primary")
+    result = gr.Textbox(label="Result")
+    button.click(greet, [name, greeting, shout], result)
+
+demo.launch(server_name="127.0.0.1", server_port=int(__import__("sys").argv[1]))
+'''
+
+
+@contextmanager
+def model_demo() -> Iterator[str]:
+    """A Gradio app (`python app.py PORT`); yields its URL."""
+    with tempfile.TemporaryDirectory(prefix="cockpit-gradio-") as tmp:
+        work = Path(tmp)
+        (work / "app.py").write_text(GRADIO_APP)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        env = {"HOME": str(work), "GRADIO_ANALYTICS_ENABLED": "False",
+               "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1,localhost"}
+        with running([str(venv() / "bin" / "python"), "app.py", str(port)], url, work, env):
+            yield url
+
+
+if __name__ == "__main__":  # `python tests/realapps/apps.py shop|notebook|data|explorer|demo`
     import signal
 
     # The app runs in a session of its own: a SIGTERM here (`timeout`, a kill) must still
     # reach `running()`'s clean-up, or the app outlives this process.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     which = sys.argv[1] if len(sys.argv) > 1 else "shop"
-    starter = {"shop": shop, "notebook": notebook, "data": data_app, "explorer": explorer}[which]
+    starter = {"shop": shop, "notebook": notebook, "data": data_app, "explorer": explorer,
+               "demo": model_demo}[which]
     with starter() as started:
         print(getattr(started, "url", started), flush=True)
         try:

@@ -35,8 +35,9 @@ class Context(Generic[S]):
     watch: Watch | None = None
     # called by a handler once the new document it navigated to has loaded, before its
     # own last round trips (goto's title): the step's snapshot of it starts then
-    # (execute._mutate), as settling would start it when the handler returns
-    loaded: Callable[[], None] | None = None
+    # (execute._mutate), as settling would start it when the handler returns; it returns
+    # that snapshot's task (the same on a second call)
+    loaded: Callable[[], object] | None = None
 
     @property
     def page(self) -> Page:

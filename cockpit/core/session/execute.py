@@ -144,9 +144,10 @@ async def _mutate(session: Engine, ctx: Context[Engine], inv: Invocation) -> Out
     # asked of it as of any snapshot (_update). A navigation's step is shorter by it.
     early: list[asyncio.Task[Snapshot | None]] = []
 
-    def loaded() -> None:
+    def loaded() -> asyncio.Task[Snapshot | None] | None:
         if session.incremental_diffs and not early and tab.dialog is None:
             early.append(asyncio.ensure_future(snapshot_quietly(tab)))
+        return early[0] if early else None
     # Likewise, when only a socket's quiet is left to wait out (a websocket app's answer
     # has rendered), what changed so far is snapshotted meanwhile, kept if the last look
     # finds nothing changed since (changes.update), else taken again.

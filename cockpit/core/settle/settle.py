@@ -19,7 +19,7 @@ from typing import Any, Callable
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from .loading_js import LOADING_JS
+from .after_load import booted, nothing_loading
 from .settle_js import PROBE_JS, TIMER_LIMIT_MS
 from .watch import Watch
 
@@ -187,7 +187,7 @@ async def _until_closed(page: Page, watch: Watch, cap: float = CLOSE_CAP_S) -> N
 
 
 async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | None = None,
-                 on_load: Callable[[], None] | None = None,
+                 on_load: Callable[[], object] | None = None,
                  on_quiet: Callable[[], None] | None = None) -> str:
     """Wait for the action's effects; return a note when we gave up waiting, else ''.
     `on_load`: called when a navigation's new document has loaded, before the waits for
@@ -201,6 +201,7 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
     deadline, chain_end = start + cap, start + CHAIN_CAP_S
     note, scripted, nav_asked, last_look = "", True, 0.0, False
     rendering = ""  # a new page still rendering in steps when we stopped following it
+    loaded, snapshotting = 0.0, None  # when the action's new document loaded; its snapshot
     hold: tuple[str, float] | None = None  # the next look waits in the page (probe)
     prepared = on_quiet is None  # on_quiet was called: the next hold is for the quiet
     while time.monotonic() < deadline:
@@ -209,10 +210,10 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
             note = await _follow_navigation(page, watch, deadline)
             watch.still_loading = bool(note)
             if not note:
-                if on_load is not None:
-                    on_load()
+                loaded = time.monotonic()
+                snapshotting = on_load() if on_load is not None else None
                 rendering = await _new_page_work(page, watch, deadline)
-                quiet = min(quiet, IDLE_AFTER_LOAD_QUIET_S if await _nothing_loading(page)
+                quiet = min(quiet, IDLE_AFTER_LOAD_QUIET_S if await nothing_loading(page)
                             else AFTER_LOAD_QUIET_S)
             break
         if page.is_closed():
@@ -273,7 +274,12 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
         await asyncio.sleep(delay)
     else:
         note = "the page was still busy after the action"
-    note = note or await _network_quiet(watch, quiet, deadline) or rendering
+    note = note or await _network_quiet(watch, quiet, deadline)
+    if loaded and not note:  # a new document's modules may go on booting it (after_load)
+        note = await booted(page, watch, loaded, min(deadline, loaded + CHAIN_CAP_S),
+                            snapshotting if isinstance(snapshotting, asyncio.Future) else None,
+                            lambda: _network_quiet(watch, quiet, deadline))
+    note = note or rendering
     if watch.downloads:
         await asyncio.wait(watch.downloads, timeout=max(0.1, deadline - time.monotonic()))
     watch.open = False
@@ -363,17 +369,6 @@ def _rendering(state: dict[str, Any]) -> bool:
     within RENDER_QUIET_S. (Sphinx's search page adds a result each 5 ms, for a second
     and more: the step's result had half of them, and said nothing of the rest.)"""
     return bool(state.get("stepped")) and 0 <= state["mutated"] < RENDER_QUIET_S * 1000
-
-
-async def _nothing_loading(page: Page) -> bool:
-    """Whether the loaded page has nothing on its way that it can see: every image it
-    shows at once complete, every stylesheet applied, every frame loaded (a frame of
-    another origin cannot say: it counts as loading)."""
-    try:
-        return int(await page.evaluate(LOADING_JS)) == 0
-    except PlaywrightError as exc:  # the page went on to another document, or closed
-        log.debug("whether anything loads not asked: %s", exc)
-        return False
 
 
 async def _network_quiet(watch: Watch, quiet: float, deadline: float) -> str:

@@ -281,6 +281,18 @@ __SOCKETS_INIT__
       }
     }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   };
+  // The page's long tasks (50 ms and more of script: its modules' evaluation after
+  // `load`), the last few, as [start, end] of the wall clock (after_load.py's BOOT_JS).
+  S.longs = [];
+  S.long = (e) => {
+    const start = performance.timeOrigin + e.startTime;
+    S.longs.push([start, start + e.duration]);
+    if (S.longs.length > 8) S.longs.shift();
+  };
+  try {
+    S.longObserver = new PerformanceObserver((list) => list.getEntries().forEach(S.long));
+    S.longObserver.observe({type: 'longtask'});
+  } catch (e) { /* not in this browser (Firefox, WebKit): none is waited for */ }
   S.bind();
 })();
 """.replace("__LIMIT__", str(TIMER_LIMIT_MS)).replace(

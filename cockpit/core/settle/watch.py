@@ -60,6 +60,11 @@ class Watch:
     # The action's new document had not loaded when settling gave up: its page may be only
     # what was parsed so far (a script in its <head> still coming: an empty body)
     still_loading: bool = False
+    # The action's script requests on their way, and when one last arrived (monotonic):
+    # a script a new page asks for after its `load` is evaluated after it arrives
+    # (after_load.booted)
+    scripts: set[Request] = field(default_factory=set)
+    last_script: float = 0.0
 
     def request_started(self, request: Request, resource: str, is_navigation: bool,
                         reported: bool = False) -> None:
@@ -75,6 +80,8 @@ class Watch:
         self.pending.add(request)
         self.count += 1
         self.last_activity = time.monotonic()
+        if resource == "script":
+            self.scripts.add(request)
         if reported:
             self.reported.add(request)
         else:
@@ -89,3 +96,6 @@ class Watch:
             self.last_activity = time.monotonic()
             if request not in self.reported:
                 self.last_unreported = self.last_activity
+            if request in self.scripts:
+                self.scripts.discard(request)
+                self.last_script = self.last_activity
