@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from steps import look, ok, ref
+
 from cockpit.core import Session
 
 
@@ -17,15 +19,6 @@ def _controls(s: Session) -> set[tuple[str, str]]:
     return {(n.role, n.name) for n in snap.refs.values() if n.interactive}
 
 
-def _ref(s: Session, role: str, name: str) -> str:
-    """The last (role, name) of the page: Gradio's tab bar keeps hidden copies first."""
-    snap = s.active.snapshot
-    assert snap is not None
-    found = [ref for ref, n in snap.refs.items() if n.role == role and n.name == name]
-    assert found, f"no {role} {name!r} in:\n{snap.raw}"
-    return "@" + found[-1]
-
-
 async def test_goto_answers_once_the_app_has_booted(model_demo):
     """The app boots in steps after `load` (its layout's module, evaluated in a long task,
     then its components'): a goto in a new browser (nothing cached) answered with its
@@ -33,11 +26,10 @@ async def test_goto_answers_once_the_app_has_booted(model_demo):
     (The server is asked once first: a Gradio just started builds its first answers
     slowly, and the question here is the browser's cache, not the server's start.)"""
     async with Session("real-gradio-warm") as s:
-        assert (await s.run(f"goto {model_demo}")).ok
+        await ok(s, f"goto {model_demo}")
     for attempt in range(4):
         async with Session(f"real-gradio-{attempt}") as s:
-            r = await s.run(f"goto {model_demo}")
-            assert r.ok, r.error
+            r = await ok(s, f"goto {model_demo}")
             assert r.output.splitlines()[0] == "opened: Greeter", r.output  # set as it renders
             shown = _controls(s)
             for control in (("textbox", "Name"), ("combobox", "Greeting"),
@@ -47,16 +39,15 @@ async def test_goto_answers_once_the_app_has_booted(model_demo):
 
 async def test_the_forms_answer_and_the_apps_error_are_in_the_clicks_result(model_demo):
     async with Session("real-gradio-form") as s:
-        assert (await s.run(f"goto {model_demo}")).ok
-        assert (await s.run(f"fill {_ref(s, 'textbox', 'Name')} Ada")).ok
-        checked = await s.run(f"check {_ref(s, 'checkbox', 'Shout')}")
-        assert checked.ok, checked.error
-        greeted = await s.run(f"click {_ref(s, 'button', 'Greet')}")
+        await ok(s, f"goto {model_demo}")
+        page = await look(s)
+        await ok(s, f"fill {ref(page, 'textbox', 'Name', exact=True)} Ada")
+        await ok(s, f"check {ref(page, 'checkbox', 'Shout')}")
+        greeted = await ok(s, f"click {ref(page, 'button', 'Greet', exact=True)}")
         # the answer comes through the app's queue, 200 ms of "model" later
         assert re.search(r'textbox "Result" \(text: "" -> "HELLO, ADA!"\)', greeted.output), \
             greeted.output
-        assert (await s.run(f"fill {_ref(s, 'textbox', 'Name')} ''")).ok
-        refused = await s.run(f"click {_ref(s, 'button', 'Greet')}")
-        assert refused.ok, refused.error
+        await ok(s, f"fill {ref(page, 'textbox', 'Name', exact=True)} ''")
+        refused = await ok(s, f"click {ref(page, 'button', 'Greet', exact=True)}")
         assert "Please type a name first" in refused.output or \
             "Please type a name first" in str(refused.data.get("diff")), refused.output
