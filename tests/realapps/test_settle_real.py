@@ -125,3 +125,23 @@ async def test_a_notebook_cell_run_answers_with_its_output(notebook):
             # the kernel's answer comes over marimo's socket after the run request: the
             # key's own result holds the cell's new output
             assert re.search(rf'\b{sum(range(n))}\b"?', r.output), r.output
+
+
+async def test_a_cell_that_computes_a_while_answers_with_its_output(notebook):
+    # the kernel says "running" and marimo counts the elapsed time each frame while the
+    # cell sleeps: the result had the counter at ~0.4 s and the run button disabled, and
+    # not the output; it waits while the page counts, and has the output
+    async with Session("real-settle-notebook-slow") as s:
+        await _ok(s, f"goto {notebook}")
+        page = s.active.page
+        editor = page.locator(".cm-content").nth(1)  # `total = sum(range(10))`
+        await editor.wait_for(timeout=30_000)
+        for n, code in ((31, "import time\ntime.sleep(1.2)\ntotal = sum(range({n}))\ntotal"),
+                        (10, "total = sum(range({n}))\ntotal")):  # (as the file had it)
+            await editor.click()
+            await page.keyboard.press("Control+a")
+            await page.keyboard.type(code.format(n=n))
+            await _ok(s, "snapshot")
+            r = await _ok(s, "press Shift+Enter")
+            assert re.search(rf'\b{sum(range(n))}\b"?', r.output), r.output
+            assert "note:" not in r.output, r.output

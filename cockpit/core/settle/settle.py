@@ -19,6 +19,7 @@ from typing import Any, Callable
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from . import sockets
 from .after_load import booted, nothing_loading
 from .settle_js import PROBE_JS, TIMER_LIMIT_MS
 from .watch import Watch
@@ -60,31 +61,6 @@ CLOSE_CAP_S = 2.0
 # comes by then (it came after a fixed 100 ms grace, mostly; not on a loaded machine), or
 # the browser refused it.
 POPUP_CAP_S = 1.0  # the page called window.close(): the tab goes away by then
-# WebSocket apps: the answer to what the action sent (a rerun, a cell run) comes by then;
-# a socket the new page opened has its first message by then (its first render).
-WS_REPLY_CAP_S = 3.0
-# Messages keep coming in bursts while the server works: still this long after the last,
-# the answer is in (a socket that streams without end is followed until CHAIN_CAP_S).
-# Long while the page has rendered none of them (a status or bookkeeping message: marimo's
-# first ones come 60 ms before its output), and after the page sent over its socket: that
-# starts server work that answers in parts (Streamlit's rerun: "running" at once, which
-# may re-render, and the output once the script has run, 70-190 ms later on a loaded
-# machine; 100 ms missed it); ...
-WS_QUIET_S = 0.3
-# ... the answer to an HTTP ask (marimo's cell run: a POST, then the kernel's messages)
-# once a message has changed the DOM is being rendered, and what is left of it comes at
-# the server's pace (marimo: its output, then "idle" and "completed-run", 1-25 ms apart):
-# still for twice the longest pause between its messages so far, or as long as the server
-# took to send the first after the page asked (20-40 ms for marimo's kernel; a loaded
-# server is slow at both, and pauses as long inside its answer), and at least this long,
-# it is in (PROBE_JS `quietOf`).
-WS_RENDERED_QUIET_S = 0.04
-# An app that asks its server over HTTP and gets the answer over its socket (marimo's
-# cell run): after the action's fetch ended, a silent socket is waited for this long.
-WS_ASKED_CAP_S = 1.5
-# The most a look waits in the page for the socket (PROBE_JS `held`) before it answers:
-# settling's other checks (its caps, a tab the page opened) run between such looks.
-HOLD_S = 0.25
 ANSWERED_TIMER_MS = 16  # after a socket's answer, timers due later than this are not waited
 async def probe(page: Page, since_ms: float, changes: bool | str = False,
                 frame: bool = True, click_id: str | None = None,
@@ -103,7 +79,7 @@ async def probe(page: Page, since_ms: float, changes: bool | str = False,
     for (PROBE_JS `held`). `limit_ms`: timers due later than this after `since_ms` are
     not the action's."""
     quiet_ms = MUTATION_QUIET_S * 1000 if frame else 0
-    socket = [WS_QUIET_S * 1000, WS_RENDERED_QUIET_S * 1000, WS_ASKED_CAP_S * 1000]
+    socket = sockets.caps_ms()
     held = None if hold is None else [hold[0], hold[1] * 1000]
     try:
         state: dict[str, Any] | None = await page.evaluate(
@@ -119,7 +95,7 @@ def _page_delay(state: dict[str, Any], chain_open: bool, elapsed: float) -> floa
     `elapsed`: seconds since the action began."""
     if state["fetches"]:
         return 0.02
-    ws = _socket_delay(state, elapsed)
+    ws = sockets.socket_delay(state, elapsed, CHAIN_CAP_S)
     if ws is not None:
         return ws
     if not chain_open:
@@ -127,7 +103,7 @@ def _page_delay(state: dict[str, Any], chain_open: bool, elapsed: float) -> floa
     # The app's server answered over its socket, and that has been rendered: a timer due
     # later, or an animation, is the app's own (a spinner's delay, a progress bar's fade),
     # not the answer's.
-    answered = state.get("wsIn", -1) >= _socket_quiet(state) * 1000
+    answered = state.get("wsIn", -1) >= sockets.socket_quiet(state) * 1000
     if state["timers"] and not (answered and state["next"] > ANSWERED_TIMER_MS):
         return min(max(float(state["next"]) / 1000, 0.005), 0.1)
     if state["anim"] and not answered:
@@ -135,47 +111,6 @@ def _page_delay(state: dict[str, Any], chain_open: bool, elapsed: float) -> floa
     if 0 <= state["mutated"] < MUTATION_QUIET_S * 1000 and not state["framed"]:
         return MUTATION_QUIET_S - float(state["mutated"]) / 1000
     return None
-
-
-def _socket_quiet(state: dict[str, Any]) -> float:
-    """How long the page's sockets must have been silent for the answer to be in, as
-    the page worked it out (PROBE_JS `quietOf`): WS_QUIET_S, or, once the page has
-    rendered one of the messages since the action, if it sent nothing over its socket
-    and does not show that it waits for its server (a control it disabled, a region it
-    marked `aria-busy`, as it rendered a message), the pace of the server's answer:
-    twice the longest pause between its messages, or as long as it took to send the
-    first (at least WS_RENDERED_QUIET_S)."""
-    return float(state.get("wsQuiet", WS_QUIET_S * 1000)) / 1000
-
-
-def _socket_delay(state: dict[str, Any], elapsed: float) -> float | None:
-    """Seconds to wait for the page's WebSockets (settle_js), or None: a socket opened
-    since the action has had no message yet, or what the page sent has had no answer
-    yet (both until WS_REPLY_CAP_S), or the action's fetch ended with the page's socket
-    silent since (until WS_ASKED_CAP_S after it), or a message came more recently than
-    `_socket_quiet` (until CHAIN_CAP_S: a socket that streams without end is not waited
-    out)."""
-    sent, got = state.get("wsSent", -1), state.get("wsIn", -1)
-    if elapsed < WS_REPLY_CAP_S and (state.get("wsNew") or (sent >= 0 and not
-                                                             0 <= got <= sent)):
-        return 0.02
-    if 0 <= state.get("wsAsked", -1) < WS_ASKED_CAP_S * 1000:
-        return 0.02  # asked over HTTP, the socket silent since: its answer may come there
-    quiet = _socket_quiet(state)
-    if 0 <= got < quiet * 1000 and elapsed < CHAIN_CAP_S:
-        # looked at again within the short quiet: a message may be rendered meanwhile,
-        # and the long wait then becomes the short one
-        return min(max(0.005, quiet - float(got) / 1000), WS_RENDERED_QUIET_S)
-    return None
-
-
-def _socket_held(state: dict[str, Any]) -> bool:
-    """Whether all settling waits for is what a look can wait for in the page (PROBE_JS
-    `held`, the same test): the action's fetches, an answer asked over HTTP, the
-    socket's quiet."""
-    got = state.get("wsIn", -1)
-    return bool(state["fetches"] or 0 <= state.get("wsAsked", -1) < WS_ASKED_CAP_S * 1000
-                or 0 <= got < state.get("wsQuiet", 0))
 
 
 async def _until_closed(page: Page, watch: Watch, cap: float = CLOSE_CAP_S) -> None:
@@ -201,6 +136,7 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
     deadline, chain_end = start + cap, start + CHAIN_CAP_S
     note, scripted, nav_asked, last_look = "", True, 0.0, False
     rendering = ""  # a new page still rendering in steps when we stopped following it
+    working = ""  # the page still showed it waited for its server when we stopped
     loaded, snapshotting = 0.0, None  # when the action's new document loaded; its snapshot
     hold: tuple[str, float] | None = None  # the next look waits in the page (probe)
     prepared = on_quiet is None  # on_quiet was called: the next hold is for the quiet
@@ -261,15 +197,19 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
             watch.changes_final = "changes" in state and not watch.downloads and (
                 watch.count == 0 or (watch.scripted and not watch.unreported
                                      and not watch.pending))
+            if state.get("wsAwait"):  # (late: given up on)
+                working = sockets.still_working(state["wsAwait"]["why"],
+                                        time.time() - watch.since_ms / 1000)
             break
         # waiting only for a socket's quiet: the next look most likely ends it
         last_look = state.get("wsIn", -1) >= 0 and not state["fetches"]
         if last_look and on_quiet is not None and "changes" in state:
             on_quiet()
             prepared = True
-        if _socket_held(state):  # the page tells when that wait is over: no sleep here
+        if sockets.socket_held(state):  # the page tells when that wait is over: no sleep
+            until = start + sockets.WS_REPLY_CAP_S if state.get("wsAwait") else chain_end
             hold = ("quiet" if prepared else "answer",
-                    min(HOLD_S, max(0.02, chain_end - time.monotonic())))
+                    min(sockets.HOLD_S, max(0.02, until - time.monotonic())))
             continue
         await asyncio.sleep(delay)
     else:
@@ -279,7 +219,7 @@ async def settle(page: Page, watch: Watch, quiet: float = QUIET_S, cap: float | 
         note = await booted(page, watch, loaded, min(deadline, loaded + CHAIN_CAP_S),
                             snapshotting if isinstance(snapshotting, asyncio.Future) else None,
                             lambda: _network_quiet(watch, quiet, deadline))
-    note = note or rendering
+    note = note or rendering or working
     if watch.downloads:
         await asyncio.wait(watch.downloads, timeout=max(0.1, deadline - time.monotonic()))
     watch.open = False
@@ -320,7 +260,7 @@ async def _new_page_work(page: Page, watch: Watch, deadline: float) -> str:
     that renders in steps after its load, a short timer after another (`_rendering`),
     until it stops; a note when it had not by CHAIN_CAP_S, else ''."""
     loaded = time.monotonic()
-    until = min(deadline, loaded + max(CHAIN_CAP_S, WS_REPLY_CAP_S))
+    until = min(deadline, loaded + max(CHAIN_CAP_S, sockets.WS_REPLY_CAP_S))
     followed = False  # the page's sockets spoke: its requests and DOM are followed too
     # its own timers count from its load (an action's from the action), and still do
     # when it is given up on (`_rendering` then says so)
@@ -333,7 +273,7 @@ async def _new_page_work(page: Page, watch: Watch, deadline: float) -> str:
             await _until_closed(page, watch)
             return ""
         elapsed = time.monotonic() - loaded
-        ws = _socket_delay(state, elapsed)
+        ws = sockets.socket_delay(state, elapsed, CHAIN_CAP_S)
         followed = followed or ws is not None or state.get("wsIn", -1) >= 0
         if state["fetches"] or ws is not None:
             await asyncio.sleep(0.02 if ws is None else ws)

@@ -272,13 +272,7 @@ __SOCKETS_INIT__
       S.mut = now(); S.muts++; afterFrame();
       const last = S.wsLog[S.wsLog.length - 1];
       if (last) last[1] = true;  // (an observer's callback runs in the task that mutated)
-      for (const r of records) {
-        if (r.type !== 'attributes' || !WAITS.has(r.attributeName)) continue;
-        S.mark(r.target, S.mut);
-        if (!working(r.target)) S.waiting.delete(r.target);
-        else if (last && S.mut - last[0] <= MSG_MS && !S.waiting.has(r.target))
-          S.waiting.set(r.target, S.mut);
-      }
+      S.noteWaits(records, last);
     }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   };
   // The page's long tasks (50 ms and more of script: its modules' evaluation after
@@ -382,11 +376,14 @@ __SOCKETS_PROBE__
             wsNew: [...S.wsNew.values()].filter((t) => t >= since).length,
             wsSent: S.wsOut >= since ? now - S.wsOut : -1,
             wsIn: S.wsIn >= since ? now - S.wsIn : -1, ...paced(since),
-            wsAsked: wsAsked(since, now), wsWorking: working(since),
+            wsAsked: wsAsked(since, now), wsReleased: released(since),
             fetched: lastEnded(since) ? now - lastEnded(since) : -1,
             submit: S.submitted >= since && !S.submit.defaultPrevented &&
               S.submit.target.method !== 'dialog',
             mutated: S.mut >= since ? now - S.mut : -1, framed: S.framedMuts === S.muts};
+    const w = working(since);
+    [o.wsWorking, o.wsAwaiting] = [w.still, w.asked];
+    o.wsAwait = awaited(o, firstAsk(since), now);
     o.wsQuiet = quietOf(o);
     return o;
   }

@@ -38,6 +38,43 @@ SOCKETS_INIT_JS = r"""
       if (S.marked.size > 256) S.marked.delete(S.marked.keys().next().value);
     }
   };
+  // ... and when the page undid one of those (`released`: when it was set, as `marked` or
+  // `waiting`, and when undone): the page has what it waited for (marimo enables the run
+  // button again as it renders the cell's output), and PROBE_JS's quiet is then short.
+  S.released = [];
+  // A page counting while it waits (marimo's elapsed time of a running cell, redrawn each
+  // frame): a text changed again and again, each time within TICK_MS of the last.
+  // `ticker`: when the latest such run of changes began (its third change), and its last.
+  const TICK_MS = 100;
+  const ticks = new WeakMap();
+  S.ticker = {began: 0, at: 0};
+  const tick = (node) => {
+    const t = ticks.get(node);
+    if (!t || S.mut - t.at > TICK_MS) ticks.set(node, {began: S.mut, at: S.mut, n: 1});
+    else if (++t.n >= 3) {
+      t.at = S.mut;
+      if (S.ticker.at < t.began) S.ticker.began = t.began;
+      S.ticker.at = S.mut;
+    } else t.at = S.mut;
+  };
+  S.noteWaits = (records, last) => {  // the MutationObserver's records (INIT_JS)
+    for (const r of records) {
+      if (r.type === 'characterData') tick(r.target);  // (React sets a text's data)
+      else if (r.type === 'childList' && r.addedNodes.length === 1 &&
+               r.addedNodes[0].nodeType === 3) tick(r.target);  // (`textContent =`)
+      if (r.type !== 'attributes' || !WAITS.has(r.attributeName)) continue;
+      const el = r.target, marked = S.marked.get(el), waited = S.waiting.get(el);
+      S.mark(el, S.mut);
+      if (working(el)) {
+        if (last && S.mut - last[0] <= MSG_MS && !S.waiting.has(el)) S.waiting.set(el, S.mut);
+        continue;
+      }
+      S.waiting.delete(el);
+      if (marked === undefined && waited === undefined) continue;
+      S.released.push({marked, waited, at: S.mut});
+      if (S.released.length > 16) S.released.shift();
+    }
+  };
   if (WS) {
     S.wsOpen = new Set();
     const Wrapped = function WebSocket(...args) {
@@ -91,7 +128,8 @@ SOCKETS_PROBE_JS = r"""
       for (;;) {
         const o = state();
         const socketWait = o.fetches || (o.wsAsked >= 0 && o.wsAsked < socket[2]) ||
-          (o.wsIn >= 0 && o.wsIn < o.wsQuiet + lag);
+          (o.wsIn >= 0 && o.wsIn < o.wsQuiet + lag) ||
+          (o.wsAwait && !o.wsAwait.late);
         if (!socketWait || o.nav || o.open || o.download || o.chooser || o.submit ||
             o.closing || missed || Date.now() >= end) return;
         if (mode === 'answer' && o.wsIn >= 0 && !o.fetches && o.wsRendered && o.framed) return;
@@ -108,13 +146,16 @@ SOCKETS_PROBE_JS = r"""
     }
   }
   // How long the socket must be silent for its answer to be in (ms; settle.py's
-  // _socket_quiet): `socket` = [the longest, the shortest, ...]. The longest while the
-  // page has rendered none of the messages, after it sent over its socket, or while it
-  // shows that it waits for its server (`wsWorking`); else the
+  // _socket_quiet): `socket` = [the longest, the shortest, the asked cap, the working
+  // cap, the released]. The longest while the page has rendered none of the messages,
+  // after it sent over its socket, or while it shows that it waits for its server
+  // (`wsWorking`); the released one once it showed that no more (`wsReleased`: its
+  // own word that the answer is in, only trailing bookkeeping may follow); else the
   // pace of the server's answer so far: twice its longest pause, or as long as it took
   // to send its first message (a loaded server is slow at both).
   function quietOf(o) {
     if (!o.wsRendered || o.wsSent >= 0 || o.wsWorking) return socket[0];
+    if (o.wsReleased) return socket[4];
     return Math.min(socket[0], Math.max(socket[1], 2 * o.wsGap, o.wsTurn));
   }
   // Whether the page, rendering a message that came since the action, or as the action
@@ -122,20 +163,55 @@ SOCKETS_PROBE_JS = r"""
   // `marked`) and still does: its server is at work, and the socket's quiet is then the
   // long one (quietOf), not its answer's pace. (A cell's first run after marimo loaded,
   // its output 200 ms after "running", was reported with its run button disabled.)
+  // `asked`: one marked as the action asked is among them (`wsAwaiting`).
   function working(since) {
-    let still = false;
+    const out = {still: false, asked: false};
     for (const [el, t] of S.waiting || []) {
       if (!S.working(el)) S.waiting.delete(el);
-      else if (t >= since) still = true;
+      else if (t >= since) out.still = true;
     }
-    let ask = 0;  // when the action's chain first asked over HTTP
-    for (const f of [...S.fetches, ...(S.ended || [])])
-      if (f.root >= since && (!ask || f.root < ask)) ask = f.root;
+    const ask = firstAsk(since);
     for (const [el, t] of S.marked || []) {
       if (!S.working(el)) S.marked.delete(el);
-      else if (ask && t >= since && Math.abs(t - ask) <= MSG_ASKED_MS) still = true;
+      else if (asked(t, since, ask)) out.still = out.asked = true;
     }
-    return still;
+    return out;
+  }
+  // Whether the page still shows that it waits for its server's answer to the action,
+  // whose first message has come (settle.py's _awaited): no pause of the server's ends
+  // settling then. {why, late} or null. `why`: 'control': a control it disabled as the
+  // action asked is disabled still (marimo's run button while its kernel is busy), not
+  // enabled since, until `socket[2]` after the ask (a chat's Send button, disabled as it
+  // posts with the box emptied, stays so: that much at most); 'ticking': a text the page
+  // began to redraw again and again since the action (INIT_JS `ticker`: a running cell's
+  // elapsed time) still is, until `socket[3]` after the action. `late`: past those.
+  function awaited(o, ask, now) {
+    if (o.wsIn < 0 || !(S.wsOpen && S.wsOpen.size)) return null;
+    if (S.ticker.began >= since && now - S.ticker.at <= 100)
+      return {why: 'ticking', late: now - since >= socket[3]};
+    if (o.wsAwaiting && !o.wsReleased)
+      return {why: 'control', late: now - ask >= socket[2]};
+    return null;
+  }
+  // A control marked as the action's chain asked its server over HTTP (MSG_ASKED_MS).
+  function asked(t, since, ask) {
+    return !!ask && t >= since && Math.abs(t - ask) <= MSG_ASKED_MS;
+  }
+  function firstAsk(since) {  // when the action's chain first asked over HTTP (0: not)
+    let ask = 0;
+    for (const f of [...S.fetches, ...(S.ended || [])])
+      if (f.root >= since && (!ask || f.root < ask)) ask = f.root;
+    return ask;
+  }
+  // Whether the page undid such a mark since the action (INIT_JS `released`), once its
+  // server had begun to answer over the socket: it has what it waited for.
+  function released(since) {
+    const first = (S.wsLog || []).find((m) => m[0] >= since);
+    if (!first) return false;
+    const ask = firstAsk(since);
+    return (S.released || []).some((r) => r.at >= first[0] && (
+      (r.waited !== undefined && r.waited >= since) ||
+      (r.marked !== undefined && asked(r.marked, since, ask))));
   }
   // ms since the action's first fetch ended with the page's socket silent since: its
   // answer may be on its way over the socket; -1 when not so. (Not from the last fetch:
@@ -153,10 +229,9 @@ SOCKETS_PROBE_JS = r"""
   // at both, and pauses as long within its answer: settle.py's quiet follows them.
   function paced(since) {
     const msgs = (S.wsLog || []).filter((m) => m[0] >= since);
-    let gap = 0, ask = 0;
+    let gap = 0;
     for (let i = 1; i < msgs.length; i++) gap = Math.max(gap, msgs[i][0] - msgs[i - 1][0]);
-    for (const f of [...S.fetches, ...(S.ended || [])])
-      if (f.root >= since && (!ask || f.root < ask)) ask = f.root;
+    const ask = firstAsk(since);
     const turn = msgs.length ? Math.max(0, msgs[0][0] - (ask || since)) : 0;
     return {wsRendered: msgs.some((m) => m[1]), wsGap: gap, wsTurn: turn};
   }
