@@ -28,12 +28,6 @@ WS_QUIET_S = 0.3
 # server is slow at both, and pauses as long inside its answer), and at least this long,
 # it is in (PROBE_JS `quietOf`).
 WS_RENDERED_QUIET_S = 0.04
-# ... and once the page showed that it waited for its server (a control it disabled as
-# it asked, or as it rendered a message) and then no longer (marimo enables the run button
-# again as it renders the output): its own word that the answer is in; what may still
-# come is bookkeeping (marimo's "completed-run", 0-2 ms after), and a message then
-# still gets this long (PROBE_JS `quietOf`).
-WS_RELEASED_QUIET_S = 0.015
 # An app that asks its server over HTTP and gets the answer over its socket (marimo's
 # cell run): after the action's fetch ended, a silent socket is waited for this long.
 WS_ASKED_CAP_S = 1.5
@@ -111,4 +105,4 @@ def socket_held(state: dict[str, Any]) -> bool:
 def caps_ms() -> list[float]:
     """The waits PROBE_JS's socket code is given (ms; its `socket` argument, in order)."""
     return [WS_QUIET_S * 1000, WS_RENDERED_QUIET_S * 1000, WS_ASKED_CAP_S * 1000,
-            WS_REPLY_CAP_S * 1000, WS_RELEASED_QUIET_S * 1000]
+            WS_REPLY_CAP_S * 1000]

@@ -39,8 +39,9 @@ SOCKETS_INIT_JS = r"""
     }
   };
   // ... and when the page undid one of those (`released`: when it was set, as `marked` or
-  // `waiting`, and when undone): the page has what it waited for (marimo enables the run
-  // button again as it renders the cell's output), and PROBE_JS's quiet is then short.
+  // `waiting`, and when undone): it no longer shows that it waits as it did when the
+  // action asked (PROBE_JS `awaited`; marimo enables the run button again mid-run, once
+  // its kernel runs the cell, and counts the time instead).
   S.released = [];
   // A page counting while it waits (marimo's elapsed time of a running cell, redrawn each
   // frame): a text changed again and again, each time within TICK_MS of the last.
@@ -145,17 +146,16 @@ SOCKETS_PROBE_JS = r"""
       done = true;
     }
   }
-  // How long the socket must be silent for its answer to be in (ms; settle.py's
-  // _socket_quiet): `socket` = [the longest, the shortest, the asked cap, the working
-  // cap, the released]. The longest while the page has rendered none of the messages,
-  // after it sent over its socket, or while it shows that it waits for its server
-  // (`wsWorking`); the released one once it showed that no more (`wsReleased`: its
-  // own word that the answer is in, only trailing bookkeeping may follow); else the
-  // pace of the server's answer so far: twice its longest pause, or as long as it took
-  // to send its first message (a loaded server is slow at both).
+  // How long the socket must be silent for its answer to be in (ms; sockets.py's
+  // socket_quiet): `socket` = [the longest, the shortest, the asked cap, the reply cap].
+  // The longest while the page has rendered none of the messages, after it sent over its
+  // socket, or while it shows that it waits for its server (`wsWorking`); else the pace
+  // of the server's answer so far: twice its longest pause, or as long as it took to send
+  // its first message (a loaded server is slow at both). (Not shorter once the page
+  // enabled again a control it had disabled: marimo does so before a new widget's output
+  // has rendered, docs/benchmarks.md.)
   function quietOf(o) {
     if (!o.wsRendered || o.wsSent >= 0 || o.wsWorking) return socket[0];
-    if (o.wsReleased) return socket[4];
     return Math.min(socket[0], Math.max(socket[1], 2 * o.wsGap, o.wsTurn));
   }
   // Whether the page, rendering a message that came since the action, or as the action
