@@ -40,6 +40,10 @@ the 1.5x target could not be measured.
 Later on 2026-11-27 (quiet, load 0.4-1.5, runs in turn): before 1.85-2.00x (Cockpit 130-136
 ms); after the page-clock quiet left out the page's own late timers (its frames, a single
 late one), 1.53-1.75x in the last runs (Cockpit 105-115 ms, raw 66-69 ms), output 9/9 each.
+
+2026-11-28 (load 0.7-1.2, the code before and after settling waits while the page shows
+it waits for its server, in turn): 1.72, 1.63, 1.83x before against 1.74, 1.57, 2.06x
+after (docs/benchmarks.md); the steady-state runs wait as before.
 """
 
 from __future__ import annotations
