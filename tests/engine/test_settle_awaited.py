@@ -126,3 +126,14 @@ async def test_a_run_longer_than_the_wait_says_the_page_was_still_waiting(s, cel
     await asyncio.sleep(1.6)
     r = await ok(s, "snapshot")
     assert "sum: 45" in r.output, r.output  # it came, as the note said it might
+
+
+async def test_a_control_still_disabled_past_its_wait_is_said_as_it_is(s, cells, monkeypatch):
+    # the server's bookkeeping, then nothing while the Run button stays disabled (a kernel
+    # still starting; or a chat's Send button, which stays so): past the wait the result
+    # says what is so, and does not claim the page is at work
+    monkeypatch.setattr(sockets, "WS_ASKED_CAP_S", 0.5)
+    r = await _run_cell(s, f"{cells}/?queued_ms=1500")
+    assert "note: a control the page disabled as the action asked its server was still " \
+        "disabled" in r.output, r.output
+    assert '"Run" (disabled: - -> true)' in r.output and "sum: 45" not in r.output, r.output

@@ -85,12 +85,16 @@ def awaited(state: dict[str, Any]) -> bool:
 
 def still_working(why: str, elapsed: float) -> str:
     """The note for a page that still showed it awaited its server when settling stopped
-    (PROBE_JS `awaited`'s `why`)."""
-    shown = ("a control it disabled as the action asked is disabled still" if why == "control"
-             else "it still redraws a text frame after frame, as a timer counting")
+    (PROBE_JS `awaited`'s `why`). A disabled control says less than a counter: a chat's
+    Send button, disabled as it posts with the box emptied, stays so; the note then says
+    only what is so."""
+    if why == "control":
+        return (f"a control the page disabled as the action asked its server was still "
+                f"disabled {elapsed:.1f} s after the action: if it waits for the server's "
+                "answer, that may come later; `snapshot -i` shows the page as it is then")
     return (f"the page still showed it was waiting for its server {elapsed:.1f} s after the "
-            f"action ({shown}): its answer may come later; `snapshot -i` shows the page as "
-            "it is then")
+            "action (it still redraws a text frame after frame, as a timer counting): its "
+            "answer may come later; `snapshot -i` shows the page as it is then")
 
 
 def socket_held(state: dict[str, Any]) -> bool:
