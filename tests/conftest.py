@@ -13,6 +13,7 @@ clean session: one blank tab, no dialog, empty buffers.
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import logging
@@ -23,7 +24,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -427,3 +430,20 @@ def spy_on(monkeypatch, cls, name: str) -> list[str]:
         return await original(self, *args, **kwargs)
     monkeypatch.setattr(cls, name, counting)
     return seen
+
+
+@contextlib.asynccontextmanager
+async def serving(app: Any) -> AsyncIterator[str]:
+    """An aiohttp app served on a free port of 127.0.0.1, for the test's time: its URL.
+    (Its pages' sockets stay open: the server gives them 0.5 s at the end.)"""
+    from aiohttp import web
+    runner = web.AppRunner(app, shutdown_timeout=0.5)
+    await runner.setup()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()

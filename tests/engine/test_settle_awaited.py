@@ -6,13 +6,12 @@ comes. The result holds the output, or says the page was still waiting."""
 from __future__ import annotations
 
 import asyncio
-import socket
 
 import pytest
 from aiohttp import web
 
 from cockpit.core.settle import sockets
-from conftest import ok, ref_of
+from conftest import ok, ref_of, serving
 
 # The page asks over HTTP and gets the answer over its socket. As it asks it disables its
 # Run button (marimo's run button, on Shift+Enter). `queued` is bookkeeping (marimo's
@@ -81,15 +80,8 @@ async def _ws(request: web.Request) -> web.WebSocketResponse:
 async def cells():
     app = web.Application()
     app.add_routes([web.get("/", _page), web.post("/run", _run), web.get("/ws", _ws)])
-    runner = web.AppRunner(app, shutdown_timeout=0.5)  # the page's socket stays open
-    await runner.setup()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    site = web.TCPSite(runner, "127.0.0.1", port)
-    await site.start()
-    yield f"http://127.0.0.1:{port}"
-    await runner.cleanup()
+    async with serving(app) as url:
+        yield url
 
 
 async def _run_cell(s, url: str):

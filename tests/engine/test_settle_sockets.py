@@ -5,12 +5,11 @@ autosave a while later is not the action's to wait for."""
 from __future__ import annotations
 
 import asyncio
-import socket
 
 import pytest
 from aiohttp import WSMsgType, web
 
-from conftest import ok, ref_of
+from conftest import ok, ref_of, serving
 
 APP = """<!doctype html><html><head><title>Socket app</title></head><body><main>
 <h1>Socket app</h1><div id=widgets></div><p id=out>nothing yet</p><p id=status></p>
@@ -201,15 +200,8 @@ async def socket_app():
                     web.post("/slow-ask", _slow_ask), web.get("/busy-asks", _busy_asks),
                     web.post("/busy-ask", _busy_ask),
                     web.get("/asks-disabled", _asks_disabled)])
-    runner = web.AppRunner(app, shutdown_timeout=0.5)  # the page's socket stays open
-    await runner.setup()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    site = web.TCPSite(runner, "127.0.0.1", port)
-    await site.start()
-    yield f"http://127.0.0.1:{port}"
-    await runner.cleanup()
+    async with serving(app) as url:
+        yield url
 
 
 async def test_goto_waits_for_a_socket_apps_first_render(s, socket_app):

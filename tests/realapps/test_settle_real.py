@@ -110,21 +110,27 @@ async def test_streamlit_goto_waits_for_the_first_render_and_clicks_for_the_rere
                 r.output, r.output
 
 
+async def _run_cells(s: Session, notebook: str, codes: list[tuple[int, str]]) -> None:
+    """Give the notebook's second cell each code in turn (its `total`: sum(range(n))), as
+    a person types it, and run it with Shift+Enter: the key's own result holds the cell's
+    new output (the kernel's answer comes over marimo's socket after the run request)."""
+    await _ok(s, f"goto {notebook}")
+    page = s.active.page
+    editor = page.locator(".cm-content").nth(1)  # `total = sum(range(10))`
+    await editor.wait_for(timeout=30_000)
+    for n, code in codes:
+        await editor.click()
+        await page.keyboard.press("Control+a")
+        await page.keyboard.type(code.format(n=n))
+        await _ok(s, "snapshot")  # as the agent's own typing would have left it
+        r = await _ok(s, "press Shift+Enter")
+        assert re.search(rf'\b{sum(range(n))}\b"?', r.output), r.output
+        assert "note:" not in r.output, r.output
+
+
 async def test_a_notebook_cell_run_answers_with_its_output(notebook):
     async with Session("real-settle-notebook") as s:
-        await _ok(s, f"goto {notebook}")
-        page = s.active.page
-        editor = page.locator(".cm-content").nth(1)  # `total = sum(range(10))`
-        await editor.wait_for(timeout=30_000)
-        for n in (21, 22):
-            await editor.click()
-            await page.keyboard.press("Control+a")
-            await page.keyboard.type(f"total = sum(range({n}))\ntotal")
-            await _ok(s, "snapshot")  # as the agent's own typing would have left it
-            r = await _ok(s, "press Shift+Enter")
-            # the kernel's answer comes over marimo's socket after the run request: the
-            # key's own result holds the cell's new output
-            assert re.search(rf'\b{sum(range(n))}\b"?', r.output), r.output
+        await _run_cells(s, notebook, [(n, "total = sum(range({n}))\ntotal") for n in (21, 22)])
 
 
 async def test_a_cell_that_computes_a_while_answers_with_its_output(notebook):
@@ -132,16 +138,6 @@ async def test_a_cell_that_computes_a_while_answers_with_its_output(notebook):
     # cell sleeps: the result had the counter at ~0.4 s and the run button disabled, and
     # not the output; it waits while the page counts, and has the output
     async with Session("real-settle-notebook-slow") as s:
-        await _ok(s, f"goto {notebook}")
-        page = s.active.page
-        editor = page.locator(".cm-content").nth(1)  # `total = sum(range(10))`
-        await editor.wait_for(timeout=30_000)
-        for n, code in ((31, "import time\ntime.sleep(1.2)\ntotal = sum(range({n}))\ntotal"),
-                        (10, "total = sum(range({n}))\ntotal")):  # (as the file had it)
-            await editor.click()
-            await page.keyboard.press("Control+a")
-            await page.keyboard.type(code.format(n=n))
-            await _ok(s, "snapshot")
-            r = await _ok(s, "press Shift+Enter")
-            assert re.search(rf'\b{sum(range(n))}\b"?', r.output), r.output
-            assert "note:" not in r.output, r.output
+        await _run_cells(s, notebook, [
+            (31, "import time\ntime.sleep(1.2)\ntotal = sum(range({n}))\ntotal"),
+            (10, "total = sum(range({n}))\ntotal")])  # (as the file had it)
