@@ -46,7 +46,7 @@ SOCKETS_INIT_JS = r"""
   // A page counting while it waits (marimo's elapsed time of a running cell, redrawn each
   // frame): a text changed again and again, each time within TICK_MS of the last.
   // `ticker`: when the latest such run of changes began (its third change), and its last.
-  const TICK_MS = 100;
+  const TICK_MS = S.TICK_MS = 100;
   const ticks = new WeakMap();
   S.ticker = {began: 0, at: 0};
   const tick = (node) => {
@@ -178,16 +178,17 @@ SOCKETS_PROBE_JS = r"""
     return out;
   }
   // Whether the page still shows that it waits for its server's answer to the action,
-  // whose first message has come (settle.py's _awaited): no pause of the server's ends
+  // whose first message has come (sockets.py's `awaited`): no pause of the server's ends
   // settling then. {why, late} or null. `why`: 'control': a control it disabled as the
   // action asked is disabled still (marimo's run button while its kernel is busy), not
   // enabled since, until `socket[2]` after the ask (a chat's Send button, disabled as it
   // posts with the box emptied, stays so: that much at most); 'ticking': a text the page
   // began to redraw again and again since the action (INIT_JS `ticker`: a running cell's
   // elapsed time) still is, until `socket[3]` after the action. `late`: past those.
+  // (A text that already ticked before the action, and goes on, hides one begun since.)
   function awaited(o, ask, now) {
     if (o.wsIn < 0 || !(S.wsOpen && S.wsOpen.size)) return null;
-    if (S.ticker.began >= since && now - S.ticker.at <= 100)
+    if (S.ticker.began >= since && now - S.ticker.at <= S.TICK_MS)
       return {why: 'ticking', late: now - since >= socket[3]};
     if (o.wsAwaiting && !o.wsReleased)
       return {why: 'control', late: now - ask >= socket[2]};
@@ -204,7 +205,7 @@ SOCKETS_PROBE_JS = r"""
     return ask;
   }
   // Whether the page undid such a mark since the action (INIT_JS `released`), once its
-  // server had begun to answer over the socket: it has what it waited for.
+  // server had begun to answer over the socket: it no longer shows that it waits so.
   function released(since) {
     const first = (S.wsLog || []).find((m) => m[0] >= since);
     if (!first) return false;
