@@ -349,7 +349,7 @@ __SOCKETS_PROBE__
   }
 
   function state() {
-    const now = Date.now();
+    const now = Date.now(), ask = firstAsk(since);  // (read by the socket checks below)
     let timers = 0, next = Infinity, stepped = 0;
     for (const [key, t] of S.timers) {
       if (t.post && now - t.due > POST_MS) { S.timers.delete(key); continue; }  // not taken
@@ -375,15 +375,15 @@ __SOCKETS_PROBE__
             refused: S.refused >= since ? S.invalid : null,
             wsNew: [...S.wsNew.values()].filter((t) => t >= since).length,
             wsSent: S.wsOut >= since ? now - S.wsOut : -1,
-            wsIn: S.wsIn >= since ? now - S.wsIn : -1, ...paced(since),
-            wsAsked: wsAsked(since, now), wsReleased: released(since),
+            wsIn: S.wsIn >= since ? now - S.wsIn : -1, ...paced(since, ask),
+            wsAsked: wsAsked(since, now), wsReleased: released(since, ask),
             fetched: lastEnded(since) ? now - lastEnded(since) : -1,
             submit: S.submitted >= since && !S.submit.defaultPrevented &&
               S.submit.target.method !== 'dialog',
             mutated: S.mut >= since ? now - S.mut : -1, framed: S.framedMuts === S.muts};
-    const w = working(since);
+    const w = working(since, ask);
     [o.wsWorking, o.wsAwaiting] = [w.still, w.asked];
-    o.wsAwait = awaited(o, firstAsk(since), now);
+    o.wsAwait = awaited(o, ask, now);
     o.wsQuiet = quietOf(o);
     return o;
   }

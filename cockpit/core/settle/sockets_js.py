@@ -164,13 +164,12 @@ SOCKETS_PROBE_JS = r"""
   // long one (quietOf), not its answer's pace. (A cell's first run after marimo loaded,
   // its output 200 ms after "running", was reported with its run button disabled.)
   // `asked`: one marked as the action asked is among them (`wsAwaiting`).
-  function working(since) {
+  function working(since, ask) {
     const out = {still: false, asked: false};
     for (const [el, t] of S.waiting || []) {
       if (!S.working(el)) S.waiting.delete(el);
       else if (t >= since) out.still = true;
     }
-    const ask = firstAsk(since);
     for (const [el, t] of S.marked || []) {
       if (!S.working(el)) S.marked.delete(el);
       else if (asked(t, since, ask)) out.still = out.asked = true;
@@ -206,10 +205,9 @@ SOCKETS_PROBE_JS = r"""
   }
   // Whether the page undid such a mark since the action (INIT_JS `released`), once its
   // server had begun to answer over the socket: it no longer shows that it waits so.
-  function released(since) {
+  function released(since, ask) {
     const first = (S.wsLog || []).find((m) => m[0] >= since);
     if (!first) return false;
-    const ask = firstAsk(since);
     return (S.released || []).some((r) => r.at >= first[0] && (
       (r.waited !== undefined && r.waited >= since) ||
       (r.marked !== undefined && asked(r.marked, since, ask))));
@@ -228,11 +226,10 @@ SOCKETS_PROBE_JS = r"""
   // long the server took to send the first after the page asked (`wsTurn`, ms: from the
   // first request of the action's chain, else from the action). A loaded server is slow
   // at both, and pauses as long within its answer: settle.py's quiet follows them.
-  function paced(since) {
+  function paced(since, ask) {
     const msgs = (S.wsLog || []).filter((m) => m[0] >= since);
     let gap = 0;
     for (let i = 1; i < msgs.length; i++) gap = Math.max(gap, msgs[i][0] - msgs[i - 1][0]);
-    const ask = firstAsk(since);
     const turn = msgs.length ? Math.max(0, msgs[0][0] - (ask || since)) : 0;
     return {wsRendered: msgs.some((m) => m[1]), wsGap: gap, wsTurn: turn};
   }
