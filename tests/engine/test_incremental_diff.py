@@ -217,3 +217,53 @@ async def test_the_full_path_stays_available(s, base, fulls):
         assert fulls["action"] == 1  # the action itself took a full snapshot
     finally:
         s.incremental_diffs = True
+
+
+# A code editor's completion list: its container stays, empty, once the list closes
+# (CodeMirror's, in a marimo notebook). Playwright unwraps the container while it holds
+# the list and shows no line for it after, so its region is its parent: here all of <main>.
+def _closing(name: str, tip: str, wrapper: str = "") -> str:
+    return page(name, f"<main id=app><p>Editor</p><div id=w{wrapper}>{tip}</div><p>After</p>"
+                      "<button onclick=\"tip.remove()\">Close</button></main>")
+
+
+COMPLETIONS = _closing("completions", "<div id=tip><ul role=listbox aria-label=Completions>"
+                                      "<li role=option>total</li><li role=option>tuple</li>"
+                                      "</ul><div>variable</div></div>")
+# ... the same, but neither it nor what closes has a line with a ref (they take no pointer)
+UNREFFED = _closing("unreffed", "<div id=tip><div>hint one</div><div>hint two</div></div>",
+                    " style='pointer-events: none'")
+
+
+@pytest.fixture
+def regions_snapshotted(monkeypatch) -> list[str]:
+    """The selectors of the region snapshots taken (`Locator.aria_snapshot`)."""
+    from playwright.async_api import Locator
+    taken: list[str] = []
+    original = Locator.aria_snapshot
+
+    async def spying(self, **kwargs):
+        taken.append(repr(self))
+        return await original(self, **kwargs)
+
+    monkeypatch.setattr(Locator, "aria_snapshot", spying)
+    return taken
+
+
+async def test_a_list_that_closed_is_dropped_without_its_surroundings(
+        s, base, fulls, regions_snapshotted):
+    await start(s, base, COMPLETIONS)
+    d = await check(s, f"click {ref_of(s, 'button', 'Close')}", incremental=True, fulls=fulls)
+    assert any(c["kind"] == "removed" and c["role"] == "listbox" for c in d["changes"]) or \
+        "Completions" in str(d["changes"]), d
+    assert not any("#app" in taken for taken in regions_snapshotted), regions_snapshotted
+
+
+async def test_a_closed_part_whose_lines_cannot_be_told_has_its_region_snapshotted(
+        s, base, fulls, regions_snapshotted):
+    await start(s, base, UNREFFED)
+    before = render(s.active.snapshot, View())
+    assert "hint one" in before, before
+    d = await check(s, f"click {ref_of(s, 'button', 'Close')}", incremental=True, fulls=fulls)
+    assert "hint one" not in render(s.active.snapshot, View()), d
+    assert any("#app" in taken for taken in regions_snapshotted), regions_snapshotted

@@ -11,13 +11,14 @@ import pytest
 from aiohttp import web
 
 from cockpit.core.settle import sockets
+from cockpit.core.settle.settle import probe
 from conftest import ok, ref_of, serving
 
 # The page asks over HTTP and gets the answer over its socket. As it asks it disables its
 # Run button (marimo's run button, on Shift+Enter). `queued` is bookkeeping (marimo's
 # "variables": it re-colours the editor, nothing a snapshot shows). `running` enables the
 # button again (marimo does so mid-run) and starts an elapsed-time counter redrawn each
-# frame (marimo's). `done` stops it, with the output.
+# frame (marimo's). `output` stops it, with the output (marimo's `cell-op`).
 PAGE = """<!doctype html><html><head><title>Cells</title></head><body><main>
 <pre id=code class=plain>total = sum(range(10))</pre>
 <button onclick="this.disabled = true; fetch('/run' + location.search, {method: 'POST'})"
@@ -33,11 +34,12 @@ ws.onmessage = (e) => {
   const m = JSON.parse(e.data), run = document.querySelector('main > button');
   if (m.op === 'queued') document.getElementById('code').className = 'coloured';
   if (m.op === 'running') { run.disabled = false; started = Date.now(); count(); }
-  if (m.op === 'done') {
+  if (m.op === 'output') {
     started = 0;
     run.disabled = false;
     document.getElementById('out').textContent = m.out;
   }
+  if (!['queued', 'running', 'output'].includes(m.op)) run.dataset.runs = 'more';
 };
 </script></body></html>"""
 SOCKETS: list[web.WebSocketResponse] = []
@@ -50,12 +52,15 @@ async def _page(request: web.Request) -> web.Response:
 
 async def _run(request: web.Request) -> web.Response:
     """`queued` at once; `running` after `queued_ms` (a kernel busy starting: its first
-    run after load), if `run_ms`; `done` after `run_ms` more (the cell's own work)."""
+    run after load), if `run_ms`; `output` after `run_ms` more (the cell's own work)."""
     queued, run = (int(request.query.get(k, "0")) / 1000 for k in ("queued_ms", "run_ms"))
+    last = request.query.get("last")  # a last message, that says it finished or not
 
     async def answer() -> None:
         steps = [(0.02, {"op": "queued"}), (queued, {"op": "running"} if run else None),
-                 (run, {"op": "done", "out": "sum: 45"})]
+                 (run, {"op": "output", "out": "sum: 45"}),
+                 (0.002, {"op": last} if last in ("completed-run", "idle") else
+                  {"text": "all done"} if last else None)]
         for wait, message in steps:
             await asyncio.sleep(wait)
             for ws in [ws for ws in SOCKETS if not ws.closed] if message else []:
@@ -129,3 +134,22 @@ async def test_a_control_still_disabled_past_its_wait_is_said_as_it_is(s, cells,
     assert "note: a control the page disabled as the action asked its server was still " \
         "disabled" in r.output, r.output
     assert '"Run" (disabled: - -> true)' in r.output and "sum: 45" not in r.output, r.output
+
+
+@pytest.mark.parametrize("last,finished", [("completed-run", True), ("idle", True),
+                                           ("text", False), ("", False)])
+async def test_a_last_message_that_says_the_server_finished_shortens_the_quiet(
+        s, cells, last, finished):
+    # marimo ends a run with `{"op": "completed-run"}`: nothing more is to come, and the
+    # page has rendered it, so the socket's quiet is only what the page needs to render
+    # (a word of finishing in a message's text alone says nothing of the kind)
+    await ok(s, f"goto {cells}/?last={last}")
+    await ok(s, "snapshot -i")
+    page = s.active.page
+    since = await page.evaluate("Date.now()")
+    r = await ok(s, f"click {ref_of(s, 'button', 'Run')}")
+    assert '"nothing yet" -> "sum: 45"' in r.output, r.output
+    state = await probe(page, since)
+    assert state is not None and state["wsFinished"] is finished, state
+    quiet = sockets.WS_FINISHED_QUIET_S if finished else sockets.WS_RENDERED_QUIET_S
+    assert state["wsQuiet"] == quiet * 1000 if finished else state["wsQuiet"] >= quiet * 1000

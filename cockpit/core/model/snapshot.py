@@ -340,7 +340,8 @@ class Snapshot:
         old and of the new parts (in document order, for diffing just those).
 
         `swaps` holds (old node, new roots, their refs, is_frame): the old node is replaced
-        by the one new root, or (a frame) keeps its place with the new roots as children.
+        by the one new root, or (a frame) keeps its place with the new roots as children,
+        or (no new roots) is gone.
         Unchanged nodes are shared with this snapshot, whose `refs` stay as they were (a
         diff against it stays right) but whose tree now shows the new parts too."""
         roots = list(self.roots)
@@ -348,16 +349,20 @@ class Snapshot:
         dropped: set[str] = set()
         for old, new_roots, new_refs, frame in swaps:
             assert old.ref is not None  # swaps are placed by ref
+            siblings = old.parent.children if old.parent is not None else roots
+            at = next(i for i, s in enumerate(siblings) if s is old)
             if frame:
                 new = replace(old, children=new_roots)
                 for child in new_roots:
                     child.parent = new
-                refs = {old.ref: new, **new_refs}
-            else:
+                siblings[at], refs = new, {old.ref: new, **new_refs}
+            elif new_roots:
                 new, refs = new_roots[0], new_refs
                 new.parent = old.parent
-            siblings = old.parent.children if old.parent is not None else roots
-            siblings[next(i for i, s in enumerate(siblings) if s is old)] = new
+                siblings[at] = new
+            else:
+                del siblings[at]
+                refs = {}
             insert[old.ref] = refs
             dropped.update(n.ref for n in old.walk() if n.ref)
         refs_now: dict[str, Node] = {}

@@ -207,7 +207,8 @@ async def update(tab: Tracked, before: Snapshot, learn: Callable[[str], None],
     after, old_part, new_part = before.patched(swaps, url=url, title=title)
     if hidden.any_hidden(old_part) or hidden.any_hidden(new_part):
         # elements a popover hid or showed again keep their refs
-        same = hidden.keep_refs([(s[0], s[1][0]) for s in swaps if not s[3]], after.refs,
+        same = hidden.keep_refs([(s[0], s[1][0]) for s in swaps if not s[3] and s[1]],
+                                after.refs,
                                 tab.names, before.refs)
         after.refs, new_part = hidden.rekeyed(after.refs, same), hidden.rekeyed(new_part, same)
     new = Snapshot([], url=url, doc=before.doc, refs=new_part)
@@ -237,7 +238,13 @@ def _joined(answers: list[Any]) -> Any:
     last = answers[-1]
     if len(answers) == 1:
         return last
-    regions = list({(r[0], r[1]): r for a in answers for r in a["regions"]}.values())
+    joined: dict[tuple[str, int], list[Any]] = {}
+    for r in (r for a in answers for r in a["regions"]):
+        # a region snapshotted covers what a wrapper in it lost (`_emptied`)
+        had = joined.get((r[0], r[1]))
+        if had is None or len(had) > 2:
+            joined[(r[0], r[1])] = r
+    regions = list(joined.values())
     return {**last, "base": all(a["base"] for a in answers),
             "doc": last["doc"] if all(a["doc"] == last["doc"] for a in answers) else "",
             "global": next((a["global"] for a in answers if a["global"]), ""),
@@ -252,13 +259,22 @@ async def _main_regions(frame: Frame, before: Snapshot, regions: list[list[Any]]
     """Snapshot each changed region of the main document, climbing to a parent when its
     root is not an element of the tab's snapshot (it was hidden, or renamed: new ref).
     The regions' first snapshots are asked for at once (their round trips overlap), and
-    parsed in order (new refs are named in the order of the regions, as before)."""
+    parsed in order (new refs are named in the order of the regions, as before). A
+    wrapper left empty (`[path, depth, refs]`) has the lines of what it lost dropped
+    instead (`_emptied`), or, when they cannot be told, its region snapshotted."""
+    swaps: list[Swap] = []
+    climbed: list[list[Any]] = []  # [path, depth] of each region to snapshot
+    for region in regions:
+        dropped = _emptied(before, region[2]) if len(region) > 2 else None
+        if dropped is None:
+            climbed.append(region[:2])
+        else:
+            swaps += dropped
     first = await asyncio.gather(*(frame.locator(path).aria_snapshot(
-        mode="ai", timeout=REGION_TIMEOUT_MS) for path, depth in regions if depth > 0),
+        mode="ai", timeout=REGION_TIMEOUT_MS) for path, depth in climbed if depth > 0),
         return_exceptions=True)
     texts = iter(first)
-    swaps: list[Swap] = []
-    for path, depth in regions:
+    for path, depth in climbed:
         locator = frame.locator(path)
         for climb in range(min(CLIMBS, depth)):
             if climb:
@@ -279,6 +295,30 @@ async def _main_regions(frame: Frame, before: Snapshot, regions: list[list[Any]]
         else:
             raise Unplaceable(f"region {path} has no place in the last snapshot")
     return _outermost(swaps)
+
+
+def _emptied(before: Snapshot, told: list[str]) -> list[Swap] | None:
+    """A wrapper the action left empty (changes_js `emptied`), which had no line of its
+    own (Playwright unwrapped it): the lines of what it lost, each with what is inside,
+    dropped from the tab's snapshot, found by the refs Playwright left on them (`told`:
+    the wrapper's, then each lost element's; '' for none). None when that cannot be
+    told for sure (the wrapper had a line; an element it lost had no line of its own
+    with a ref; a line left alone in an unnamed group, which Playwright would unwrap):
+    its region, the wrapper's parent, is snapshotted instead."""
+    by_pw = {n.pw: n for n in before.refs.values() if n.pw}
+    if told[0] in by_pw:
+        return None  # a line of its own: Playwright may keep it, empty (or not)
+    lost = [by_pw.get(ref) for ref in told[1:]]
+    drop = [node for node in lost if node is not None]
+    if len(drop) < len(lost):
+        return None
+    dropped = {id(node) for node in drop}
+    for node in drop:
+        group = node.parent
+        if group is not None and group.role == "generic" and not group.name and \
+                sum(id(c) not in dropped for c in group.children) <= 1:
+            return None
+    return [(node, [], {}, False) for node in drop]
 
 
 async def _frame_regions(frames: list[Frame], before: Snapshot, swaps: list[Swap],

@@ -62,7 +62,7 @@ QUERY_JS = r"""
   if (!mark && T.base && !T.global) collect(out);
   // start over: the next query reports what changes from now on
   T.nodes.clear(); T.attrs.clear(); T.values.clear(); T.global = '';
-  T.lost.clear(); T.added = new WeakSet();
+  T.lost.clear(); T.added = new WeakSet(); T.removed.clear();
   if (!T.scanned) {  // open shadow roots that existed before tracking began
     T.scanned = true;
     for (const el of document.querySelectorAll('*')) if (el.shadowRoot) T.observe(el.shadowRoot);
@@ -266,11 +266,40 @@ QUERY_JS = r"""
       while (r && r.getRootNode() !== document) r = r.getRootNode().host;
       return r && body && body.contains(r) ? r : body;
     };
-    const regions = [];
+    // A generic wrapper the action left empty (a code editor's container of its
+    // completion list, once the list closed): Playwright shows no line for it now, and
+    // unwrapped it while it held one child, so its region is its parent (in a notebook,
+    // all of it). When all it lost is elements no longer in the page, Python instead
+    // drops the lines they had from the tab's snapshot (changes.py `_emptied`), found by
+    // the refs Playwright left on them, which its world tells (ref_engine.py): the
+    // wrapper's, then each lost element's ('' for none); null when not all can be told.
+    const emptied = (el) => {
+      const lost = T.removed.get(el);
+      if (!lost || !lost.length || el.firstElementChild || el.shadowRoot ||
+          /\S/.test(el.textContent) || !generic(el) || el.hasAttribute('aria-label') ||
+          el.hasAttribute('aria-labelledby') || el.hasAttribute('title')) return null;
+      const els = lost.filter((n) => n.nodeType === 1);
+      if (!els.length || els.some((n) => n.isConnected) ||
+          lost.some((n) => n.nodeType !== 1 && /\S/.test(n.textContent))) return null;
+      const told = [];
+      for (const p of [el, ...els]) {
+        let detail = null;
+        const take = (e) => { detail = detail || String(e.detail); };  // (one world knows)
+        p.addEventListener('cockpit-refs', take);
+        document.dispatchEvent(new MouseEvent('cockpit-refs-ask', {relatedTarget: p}));
+        p.removeEventListener('cockpit-refs', take);
+        if (detail === null) return null;
+        told.push(detail);
+      }
+      return told;
+    };
+    const regions = [], gones = [];
     const add = (el, renamed) => {
       const r = regionOf(el, renamed);
       if (r === body) return false;
-      regions.push(r);
+      const told = r !== el && emptied(el);
+      if (told) gones.push([el, r, told]);
+      else regions.push(r);
       return true;
     };
     for (const [el, renamed] of starts) if (!add(el, renamed)) return whole(out);
@@ -285,10 +314,14 @@ QUERY_JS = r"""
     const kept = regions.filter((r, i) => !regions.some((o, j) => o !== r && o.contains(r))
       && regions.indexOf(r) === i);
     if (kept.length > 12) { out.global = 'many parts of the page changed'; return; }
-    for (const r of kept) {
-      let depth = 0;
-      for (let a = r; a && a !== body; a = a.parentElement) depth++;
-      out.regions.push([path(r), depth]);
+    const depth = (r) => {
+      let n = 0;
+      for (let a = r; a && a !== body; a = a.parentElement) n++;
+      return n;
+    };
+    for (const r of kept) out.regions.push([path(r), depth(r)]);
+    for (const [el, r, told] of gones) {
+      if (!kept.some((k) => k.contains(el))) out.regions.push([path(r), depth(r), told]);
     }
   }
 

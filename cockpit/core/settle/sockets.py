@@ -28,6 +28,9 @@ WS_QUIET_S = 0.3
 # server is slow at both, and pauses as long inside its answer), and at least this long,
 # it is in (PROBE_JS `quietOf`).
 WS_RENDERED_QUIET_S = 0.04
+# ... and once the server's last message said that it finished (marimo's `completed-run`)
+# and the page changed after it, for the page to render what came (a frame, and a task).
+WS_FINISHED_QUIET_S = 0.02
 # An app that asks its server over HTTP and gets the answer over its socket (marimo's
 # cell run): after the action's fetch ended, a silent socket is waited for this long.
 WS_ASKED_CAP_S = 1.5
@@ -109,4 +112,4 @@ def socket_held(state: dict[str, Any]) -> bool:
 def caps_ms() -> list[float]:
     """The waits PROBE_JS's socket code is given (ms; its `socket` argument, in order)."""
     return [WS_QUIET_S * 1000, WS_RENDERED_QUIET_S * 1000, WS_ASKED_CAP_S * 1000,
-            WS_REPLY_CAP_S * 1000]
+            WS_REPLY_CAP_S * 1000, WS_FINISHED_QUIET_S * 1000]

@@ -15,8 +15,16 @@ SOCKETS_INIT_JS = r"""
   // first message.
   const WS = window.WebSocket;
   // `wsLog`: the latest messages' times, each with whether the DOM changed after it (the
-  // page rendered it: an answer, not a status or bookkeeping message).
+  // page rendered it: an answer, not a status or bookkeeping message), and whether it
+  // says that the server finished what it was doing.
   S.wsIn = 0; S.wsOut = 0; S.wsNew = new Map(); S.wsLog = [];
+  // A message that says so in its own words: a JSON field that names the message's kind
+  // or a state, set to a word of finishing (marimo's `{"op": "completed-run"`, Jupyter's
+  // `"execution_state": "idle"`, Gradio's `"msg": "process_completed"`). Binary messages
+  // (Streamlit's) never do.
+  const FINISHED = new RegExp('"(?:op|type|event|msg|msg_type|kind|status|state|phase|' +
+    'execution_state)"\\s*:\\s*"(?:[^"]*[^a-z"])?(?:complete|completed|done|finished|' +
+    'idle)(?:[^a-z"][^"]*)?"', 'i');
   // A page that shows it waits for its server: a control it disabled, or a region it
   // marked busy, as it rendered a message (marimo disables a cell's run button while the
   // kernel runs it; `aria-busy` is the standard's way to say so). Kept by element, with
@@ -83,10 +91,11 @@ SOCKETS_INIT_JS = r"""
       S.wsNew.set(ws, now());
       S.wsOpen.add(ws);
       const first = () => S.wsNew.delete(ws);
-      ws.addEventListener('message', () => {
+      ws.addEventListener('message', (e) => {
         S.wsIn = now();
         first();
-        S.wsLog.push([S.wsIn, false]);
+        S.wsLog.push([S.wsIn, false, typeof e.data === 'string' &&
+                      FINISHED.test(e.data.slice(0, 1024))]);
         if (S.wsLog.length > 64) S.wsLog.shift();
       });
       ws.addEventListener('close', () => { first(); S.wsOpen.delete(ws); });
@@ -153,9 +162,12 @@ SOCKETS_PROBE_JS = r"""
   // of the server's answer so far: twice its longest pause, or as long as it took to send
   // its first message (a loaded server is slow at both). (Not shorter once the page
   // enabled again a control it had disabled: marimo does so before a new widget's output
-  // has rendered, docs/benchmarks.md.)
+  // has rendered, docs/benchmarks.md.) The shortest once the last message said that the
+  // server finished (`wsFinished`, INIT_JS `FINISHED`) and the page changed after it:
+  // nothing more is to come, and that quiet lets the page render what came.
   function quietOf(o) {
     if (!o.wsRendered || o.wsSent >= 0 || o.wsWorking) return socket[0];
+    if (o.wsFinished) return socket[4];
     return Math.min(socket[0], Math.max(socket[1], 2 * o.wsGap, o.wsTurn));
   }
   // Whether the page, rendering a message that came since the action, or as the action
@@ -231,6 +243,8 @@ SOCKETS_PROBE_JS = r"""
     let gap = 0;
     for (let i = 1; i < msgs.length; i++) gap = Math.max(gap, msgs[i][0] - msgs[i - 1][0]);
     const turn = msgs.length ? Math.max(0, msgs[0][0] - (ask || since)) : 0;
-    return {wsRendered: msgs.some((m) => m[1]), wsGap: gap, wsTurn: turn};
+    const last = msgs[msgs.length - 1];
+    return {wsRendered: msgs.some((m) => m[1]), wsGap: gap, wsTurn: turn,
+            wsFinished: !!last && last[1] && last[2]};
   }
 """

@@ -13,11 +13,13 @@ function () {
   const old = window.__cockpitChanges;
   if (old) { if (old.doc !== document) old.bind(); return; }
   const MAX = 400;  // changed elements past this: the page changed wholesale
+  const REMOVED = 8;
   // `nodes`: elements whose children or text changed; of those, `lost`: the ones that lost
   // a child they had at the last query; `added`: nodes added since then (a child added and
-  // removed again, a toast or a tooltip that came and went, changed nothing).
+  // removed again, a toast or a tooltip that came and went, changed nothing); `removed`:
+  // the children each element lost (up to REMOVED; then null: too many to tell).
   const fresh = () => ({base: false, nodes: new Set(), attrs: new Map(), values: new Set(),
-                        lost: new Set(), added: new WeakSet(),
+                        lost: new Set(), added: new WeakSet(), removed: new Map(),
                         global: '', title: false, rules: undefined, members: null,
                         scanned: false, given: new Map(), unread: []});
   const T = fresh();
@@ -43,8 +45,12 @@ function () {
       for (const n of r.removedNodes) {
         if (ignorable(n)) continue;
         relevant = true;
-        if (T.added.has(n)) T.added.delete(n);
-        else T.lost.add(t);
+        if (T.added.has(n)) { T.added.delete(n); continue; }
+        T.lost.add(t);
+        let lost = T.removed.get(t);
+        if (lost === undefined) T.removed.set(t, lost = []);
+        if (lost !== null && lost.length < REMOVED) lost.push(n);
+        else T.removed.set(t, null);
       }
       if (relevant) T.nodes.add(t);
     }
