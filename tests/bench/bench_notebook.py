@@ -5,8 +5,9 @@ is given new code (untimed), then run with Shift+Enter and its output awaited:
 - through Cockpit: `press Shift+Enter`, whose result must already hold the new output;
 - raw Playwright, the baseline measured alongside: `keyboard.press("Shift+Enter")`, then
   waiting until the cell's output shows the new value.
-Rounds alternate between the two; medians of N rounds each, and the ratio (target: at
-most 1.5x). Each round's code differs, so each output is new.
+Rounds alternate between the two; medians of BENCH_ROUNDS rounds each (15: with 9 a run's
+ratio spread ±0.3 on this machine), and the ratio (target: at most 1.5x). Each round's
+code differs, so each output is new.
 
 Measured (2026-11-26, 2 shared cores, 3 runs each, old and new code alternated): before
 3.50-3.51x (Cockpit 240 ms, raw 69 ms); after 1.91-2.05x (Cockpit 132-140 ms, raw 65-68
@@ -44,6 +45,11 @@ late one), 1.53-1.75x in the last runs (Cockpit 105-115 ms, raw 66-69 ms), outpu
 2026-11-28 (load 0.7-1.2, the code before and after settling waits while the page shows
 it waits for its server, in turn): 1.72, 1.63, 1.83x before against 1.74, 1.57, 2.06x
 after (docs/benchmarks.md); the steady-state runs wait as before.
+
+Later on 2026-11-28 (load 0.9-1.9, BENCH_ROUNDS=15, aa7d308 and the new code in turn):
+before 1.70, 1.44, 1.60, 1.64x (Cockpit 126-145 ms), after 1.47, 1.39, 1.33, 1.30x (111-117
+ms; raw 75-91 ms): a last message that says the server finished ends the quiet after 20 ms,
+and the completion list closing no longer snapshots all of `#App`.
 """
 
 from __future__ import annotations
@@ -65,7 +71,7 @@ import apps  # noqa: E402
 
 from cockpit.core import Session  # noqa: E402
 
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "9"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "15"))
 CELL = 1  # the notebook's second cell: `total = sum(range(10))`, its output the sum
 
 
